@@ -53,6 +53,12 @@ double sample_at(const Signal& s, double t);
 // the output rate. factor = 1 still filters. Requires 0 < cutoff < in.rate / 2.
 Signal lowpass_decimate(const Signal& in, int factor, double cutoff);
 
+// Causal Butterworth low-pass of even `order` (2, 4, 6, 8) at `cutoff` Hz, as cascaded biquads
+// from the bilinear transform (cut-off pre-warped): -3 dB at the cut-off, no pre-ringing (the
+// response starts with the input), group delay ~ order / (4 pi cutoff) at low frequencies.
+// Requires 0 < cutoff < in.rate / 2.
+Signal butterworth_lowpass(const Signal& in, double cutoff, int order);
+
 // Removes the mean (DC) and scales so the peak magnitude is 1 (the seed's normalisation); an
 // all-zero signal stays zero.
 std::vector<double> remove_dc_and_normalize(const std::vector<double>& x);

@@ -1,0 +1,75 @@
+// Boundary objects of the seed (Wolfe & Semwal, Sec. 3-4): rectangle, disc and cylindrical
+// surface, each with a material given by a normal stiffness K (Pa/m) and damping C (Pa s/m).
+//
+// Wall model ("tethered force wall"). Every air particle whose rest (lattice) position lies within
+// one smoothing length h of a boundary surface, inside its extent, is tied to the surface along
+// the surface normal by a spring and a damper acting on the particle's frontal area A = dx^2:
+//
+//     F = A [ -K (d - d0) - C (v - V_wall) . n ] n
+//
+// d is the particle's signed normal distance to the surface now, d0 the same at rest, n the unit
+// normal at the particle (radial for a cylinder), V_wall the wall's velocity (the emitter's). At
+// rest the force is zero, so the lattice is an equilibrium; a stiff spring holds the particles'
+// normal motion to the wall's (a rigid wall, v.n = V.n), a damper with C = rho0 c absorbs a
+// normally incident plane wave (zeta = C / (rho0 c)). The tether zone of one smoothing length keeps
+// free particles on opposite sides of a thin boundary out of each other's kernel support, so
+// sound does not leak through a plate.
+#pragma once
+
+#include <vector>
+
+#include "sphreverb/particles.hpp"
+#include "sphreverb/scene.hpp"
+#include "sphreverb/vec3.hpp"
+
+namespace sphreverb {
+
+struct WallProbe {
+  bool in_extent = false;  // the point projects onto the surface (within size/radius/height)
+  double distance = 0.0;   // m, signed distance along `normal` (cylinder: r - R)
+  Vec3 normal;             // unit normal at the point (cylinder: radial, outwards)
+};
+
+struct WallShape {
+  ShapeKind shape = ShapeKind::Rectangle;
+  Vec3 center, normal, u, v;  // normal, u, v: orthonormal frame (rectangle size along u, v)
+  double width = 0.0, height = 0.0, radius = 0.0;
+
+  static WallShape from(const BoundarySpec&);
+  static WallShape disc(const Vec3& center, const Vec3& normal, double radius);
+  // Probe of point p with the surface shifted by `shift` (m, the emitter's displacement).
+  WallProbe probe(const Vec3& p, const Vec3& shift = {}) const;
+};
+
+struct Wall {
+  WallShape shape;
+  double stiffness = 0.0;  // Pa/m
+  double damping = 0.0;    // Pa s/m
+  bool moving = false;     // the emitter: shifted by its displacement along its normal
+};
+
+// One tethered particle.
+struct Tether {
+  std::size_t particle;  // local index (owned)
+  int wall;              // index into the wall list
+  double d0;             // m, rest signed distance
+};
+
+// The walls of a scene: the non-mirror room walls (six rectangles), the [boundary.NAME] objects,
+// and the emitter disc last (index emitter_index()).
+std::vector<Wall> make_walls(const Scene& scene);
+
+// Tethers of the owned particles: every (particle, wall) with the rest position within `range`
+// (m, one smoothing length) of the wall and in its extent; sorted by particle, then wall.
+std::vector<Tether> find_tethers(const Particles& p, const std::vector<Wall>& walls, double range);
+
+// Adds the tether forces / mass to the owned particles' accelerations. The moving wall (emitter)
+// is displaced by `shift` (m) along its normal and moves at `speed` (m/s). `area` = dx^2 (m^2).
+void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
+                       const std::vector<Wall>& walls, double shift, double speed, double area,
+                       double mass);
+
+// True if the lattice site p is kept as air: not within dx/2 of any wall surface (in extent).
+bool is_air_site(const std::vector<Wall>& walls, const Vec3& p, double dx);
+
+}  // namespace sphreverb

@@ -1,0 +1,43 @@
+// The emitter's drive: the disc's displacement along its normal as a function of the step,
+// computed on rank 0 from the input signal (Wolfe & Semwal Eq. 5/7: x_t = x_rest + k s_t).
+//
+//  displacement  X(t) = k s(t),        V = dX/dt (central difference over one step)
+//  velocity      V(t) = k f_s s(t),    X = integral of V (trapezoid rule): a unit sample moves the
+//                                      disc by k over one sample period
+//  acceleration  A(t) = k f_s^2 s(t),  V, X integrated by the trapezoid rule
+//
+// s(t) is the input at the run's sample rate f_s, delayed by one sample (so the disc starts at
+// rest) and interpolated linearly between samples at the sub-sample times of the steps.
+#pragma once
+
+#include <cstdint>
+
+#include "sphreverb/scene.hpp"
+#include "sphreverb/signal.hpp"
+
+namespace sphreverb {
+
+struct EmitterState {
+  double shift = 0.0;  // m, displacement from the rest position along the normal
+  double speed = 0.0;  // m/s, along the normal
+};
+
+class EmitterDrive {
+ public:
+  EmitterDrive() = default;
+  // input: at the run's sample rate; dt: the step (s).
+  EmitterDrive(Signal input, Drive drive, double deflection, double dt);
+  // State at step n (time n dt). Must be called with n = 0, 1, 2, ... in order.
+  EmitterState at(std::int64_t n);
+
+ private:
+  double s(double t) const;  // delayed, interpolated input
+  Signal input_;
+  Drive drive_ = Drive::Displacement;
+  double k_ = 0.0, dt_ = 0.0;
+  std::int64_t next_ = 0;
+  EmitterState state_;
+  double last_acc_ = 0.0;  // acceleration drive: the previous step's A
+};
+
+}  // namespace sphreverb

@@ -1,0 +1,103 @@
+// The solver: owns the particles and every part that acts on them; `step()` is the algorithm of
+// the README's "How a step works".
+//
+// Construction, equilibrate(), record() and the accessors marked collective must be called by
+// every rank of the communicator in the same order.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "sphreverb/boundary.hpp"
+#include "sphreverb/emitter.hpp"
+#include "sphreverb/errors.hpp"
+#include "sphreverb/halo.hpp"
+#include "sphreverb/interactions.hpp"
+#include "sphreverb/lattice.hpp"
+#include "sphreverb/mirror_walls.hpp"
+#include "sphreverb/neighbour_list.hpp"
+#include "sphreverb/particles.hpp"
+#include "sphreverb/receiver.hpp"
+#include "sphreverb/scene.hpp"
+#include "sphreverb/slabs.hpp"
+
+namespace sphreverb {
+
+// Stage 1 ended at max_steps with the energy still above the threshold.
+class EquilibriumError : public CollectiveError {
+ public:
+  using CollectiveError::CollectiveError;
+};
+
+// The decomposition a scene allows: computed identically on every rank, no communication.
+struct Decomposition {
+  int axis = 0;                          // longest axis of the fill box
+  std::vector<double> plane_pos;        // lattice planes along the axis
+  std::vector<std::int64_t> plane_count; // air particles per plane
+  std::int64_t particles = 0;
+  int max_ranks = 1;
+  static Decomposition of(const Scene& scene);
+};
+
+struct StageStats {
+  std::int64_t steps = 0;
+  double wall_seconds = 0.0;
+  double final_energy = 0.0;  // J (stage 1)
+};
+
+class Simulation {
+ public:
+  // Collective. Cuts the slabs, fills the lattice, builds halos, ghosts and neighbour lists.
+  // Throws DecompositionError if the scene is too thin for the communicator's size.
+  Simulation(const Scene& scene, MPI_Comm comm);
+
+  // Collective: stage 1, steps without the emitter (and with the relaxation damping) until the
+  // kinetic energy is below [equilibrium] energy. Throws EquilibriumError at max_steps.
+  StageStats equilibrate();
+
+  // Collective: stage 2, `derived.steps` steps with the emitter driven by `input` (significant on
+  // rank 0 only, at the run's sample rate). The receivers record every step, starting with the
+  // reference at t = 0; rank 0 then holds steps + 1 densities per receiver.
+  StageStats record(const Signal& input);
+
+  // One time step (collective). `acoustic`: the emitter moves (stage 2); else stage 1 damping.
+  void step(bool acoustic);
+
+  const Scene& scene() const { return scene_; }
+  const Particles& particles() const { return p_; }
+  const Receivers& receivers() const { return receivers_; }
+  const Slabs& slabs() const { return slabs_; }
+  std::int64_t global_particles() const { return global_particles_; }
+  std::int64_t rebuilds() const { return rebuilds_; }
+  // Collective: owned particles per rank (on every rank).
+  std::vector<std::int64_t> particles_per_rank() const;
+  // Collective: mean neighbours per particle within the kernel support (self excluded).
+  double neighbours_per_particle() const;
+
+ private:
+  void rebuild();
+  void refresh(FieldSet fields);
+  bool moved_half_skin();  // collective
+  EmitterState drive(bool acoustic);  // rank 0 computes, everyone receives
+
+  Scene scene_;
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+  Slabs slabs_;
+  std::vector<Wall> walls_;
+  MirrorWalls mirror_;
+  Halo halo_;
+  NeighbourList neighbours_;
+  std::vector<Tether> tethers_;
+  Receivers receivers_;
+  PairPhysics physics_;
+  EmitterDrive emitter_;
+  Particles p_;
+  std::vector<double> rebuild_x_, rebuild_y_, rebuild_z_, scratch_;
+  std::int64_t global_particles_ = 0, rebuilds_ = 0, acoustic_step_ = 0;
+};
+
+}  // namespace sphreverb

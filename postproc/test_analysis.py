@@ -1,0 +1,153 @@
+"""Self-test of sphreverb_post and the V2/V4 scripts on synthetic data with known answers.
+
+Run with:  /usr/bin/python3 -m unittest discover -s postproc -p 'test_*.py'
+"""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import numpy as np
+from scipy.io import wavfile
+
+from sphreverb_post import (arrival_delay, box_mode_frequencies, isolated_modes,
+                            match_modes, read_wav, spectral_peaks, speed_of_sound_tof)
+
+RATE = 44100
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOM = (0.3, 0.24, 0.2)
+C = 343.0
+
+
+def pulse(n, t0, f0=3000.0, width=2e-4):
+    """Gaussian-modulated cosine centred at t0 seconds (band-limited well below Nyquist)."""
+    t = np.arange(n) / RATE
+    return np.exp(-((t - t0) / width) ** 2) * np.cos(2 * np.pi * f0 * (t - t0))
+
+
+def ringing_box(duration=0.15, shift=1.0, fmax=2500.0, noise=1e-3, seed=1):
+    """Sum of lightly damped sines at the analytic box modes (times ``shift``) plus noise."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(int(duration * RATE)) / RATE
+    x = np.zeros_like(t)
+    for f, _ in box_mode_frequencies(*ROOM, C, fmax):
+        amp, phase, tau = rng.uniform(0.5, 1.0), rng.uniform(0, 2 * np.pi), rng.uniform(0.1, 0.3)
+        x += amp * np.exp(-t / tau) * np.sin(2 * np.pi * f * shift * t + phase)
+    return x + noise * rng.standard_normal(t.size)
+
+
+def run(script, *args):
+    """Run a postproc script with /usr/bin/python3; return (exit code, stdout + stderr)."""
+    p = subprocess.run(["/usr/bin/python3", os.path.join(HERE, script), *map(str, args)],
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+class TestDelay(unittest.TestCase):
+    def test_fractional_delays(self):
+        a = pulse(4096, 0.01)
+        for d in (0.37, 12.5, 123.371, -7.81, 300.999):
+            got = arrival_delay(a, pulse(4096, 0.01 + d / RATE), RATE) * RATE
+            self.assertLess(abs(got - d), 0.01, f"delay {d} samples, got {got}")
+
+    def test_speed_of_sound(self):
+        dist = 0.5
+        a = pulse(8192, 0.005)
+        b = 0.3 * pulse(8192, 0.005 + dist / C)
+        self.assertAlmostEqual(speed_of_sound_tof(a, b, RATE, dist) / C, 1.0, delta=1e-4)
+        with self.assertRaises(ValueError):
+            speed_of_sound_tof(b, a, RATE, dist)
+
+    def test_max_delay_restricts_search(self):
+        a = pulse(4096, 0.01)
+        b = pulse(4096, 0.01 + 20.25 / RATE) + 2.0 * pulse(4096, 0.01 + 500 / RATE)
+        self.assertAlmostEqual(arrival_delay(a, b, RATE) * RATE, 500.0, delta=0.01)
+        self.assertAlmostEqual(arrival_delay(a, b, RATE, max_delay=100 / RATE) * RATE,
+                               20.25, delta=0.01)
+
+
+class TestModes(unittest.TestCase):
+    def test_box_modes(self):
+        modes = box_mode_frequencies(*ROOM, C, 1000.0)
+        self.assertEqual([m[1] for m in modes[:4]], [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 0)])
+        self.assertAlmostEqual(modes[0][0], C / 0.6)
+        self.assertAlmostEqual(modes[3][0], 0.5 * C * np.hypot(1 / 0.3, 1 / 0.24))
+        self.assertEqual([m[0] for m in modes], sorted(m[0] for m in modes))
+        self.assertTrue(all(0 < m[0] <= 1000.0 for m in modes))
+
+    def test_isolation(self):
+        cube = box_mode_frequencies(1.0, 1.0, 1.0, C, 250.0)
+        self.assertEqual(isolated_modes(cube), [])          # (1,0,0) and (1,1,0) families are degenerate
+        box = [m[1] for m in isolated_modes(box_mode_frequencies(*ROOM, C, 1200.0))]
+        self.assertNotIn((0, 1, 1), box)                    # 1116 Hz is 2.4 % from (2,0,0)
+        self.assertIn((1, 0, 0), box)
+
+    def test_spectral_peak_single_sine(self):
+        t = np.arange(8000) / RATE
+        f, a = spectral_peaks(0.7 * np.sin(2 * np.pi * 1234.567 * t), RATE, 500, 3000)
+        self.assertEqual(len(f), 1)                         # side lobes rejected
+        self.assertAlmostEqual(f[0], 1234.567, delta=0.01)
+        self.assertAlmostEqual(a[0], 0.7, delta=0.01)
+
+    def test_match_ringing_box(self):
+        freqs, amps = spectral_peaks(ringing_box(), RATE, 300.0, 2500.0)
+        results = match_modes(freqs, box_mode_frequencies(*ROOM, C, 2500.0))
+        self.assertGreaterEqual(len(results), 6)
+        for r in results[:6]:
+            self.assertLess(abs(r["rel_error"]), 0.002, r)
+
+
+class TestScripts(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, x):
+        wavfile.write(os.path.join(self.dir, name + ".raw.wav"), RATE, x.astype(np.float32))
+
+    def test_read_wav(self):
+        x = ringing_box(0.01)
+        self.write("r", x)
+        y, rate = read_wav(os.path.join(self.dir, "r.raw.wav"))
+        self.assertEqual((rate, y.dtype), (RATE, np.float64))
+        np.testing.assert_allclose(y, x, atol=1e-6)
+
+    def test_modes_pass_fail_missing(self):
+        room = ["--room", *ROOM]
+        self.write("good", ringing_box())
+        self.write("bad", ringing_box(shift=1.05))
+        js = os.path.join(self.dir, "v4.json")
+        code, out = run("validate_modes.py", self.dir, "--receiver", "good", *room, "--json", js)
+        self.assertEqual(code, 0, out)
+        self.assertIn("PASS", out)
+        with open(js) as f:
+            self.assertTrue(json.load(f)["pass"])
+        code, out = run("validate_modes.py", self.dir, "--receiver", "bad", *room)
+        self.assertEqual(code, 1, out)
+        self.assertIn("FAIL", out)
+        code, out = run("validate_modes.py", self.dir, "--receiver", "nope", *room)
+        self.assertEqual(code, 2, out)
+        self.assertIn("nope.raw.wav", out)
+
+    def test_tof_pass_fail_missing(self):
+        dist = 0.25
+        self.write("near", pulse(8192, 0.004))
+        self.write("far", 0.8 * pulse(8192, 0.004 + dist / C))
+        common = [self.dir, "--near", "near", "--far", "far"]
+        code, out = run("validate_tof.py", *common, "--distance", dist)
+        self.assertEqual(code, 0, out)
+        self.assertIn("PASS", out)
+        code, out = run("validate_tof.py", *common, "--distance", 1.03 * dist)
+        self.assertEqual(code, 1, out)
+        code, out = run("validate_tof.py", self.dir, "--near", "near", "--far", "gone",
+                        "--distance", dist)
+        self.assertEqual(code, 2, out)
+        self.assertIn("gone.raw.wav", out)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,63 @@
+#include "sphreverb/mirror_walls.hpp"
+
+namespace sphreverb {
+
+namespace {
+constexpr int digit(int image, int axis) {
+  return axis == 0 ? image % 3 : (axis == 1 ? (image / 3) % 3 : image / 9);
+}
+}  // namespace
+
+void MirrorWalls::rebuild(Particles& p) {
+  ghosts_.clear();
+  if (!enabled()) return;
+  const std::size_t n_src = p.n_owned + p.n_halo;
+  for (std::size_t i = 0; i < n_src; ++i) {
+    const Vec3 r = p.position(i);
+    int choice[3];  // per axis: the face digit (0 or 2) this particle is near, or 1
+    for (int a = 0; a < 3; ++a)
+      choice[a] = r[a] - lo_[a] < width_ ? 0 : (hi_[a] - r[a] < width_ ? 2 : 1);
+    // Every combination of "mirror or not" over the near axes, except "none".
+    for (int mask = 1; mask < 8; ++mask) {
+      int image = 0, scale = 1;
+      bool valid = true;
+      for (int a = 0; a < 3; ++a, scale *= 3) {
+        const bool mirror = (mask >> a) & 1;
+        if (mirror && choice[a] == 1) valid = false;
+        image += scale * (mirror ? choice[a] : 1);
+      }
+      if (valid) ghosts_.push_back({i, image});
+    }
+  }
+  const std::size_t first = p.size();
+  p.resize(first + ghosts_.size());
+  for (std::size_t g = 0; g < ghosts_.size(); ++g) {
+    write(p, first + g, ghosts_[g], kAllDynamic);
+    const std::size_t s = ghosts_[g].source;
+    p.key[first + g] = image_key(p.id(s), ghosts_[g].image);
+    p.x0[first + g] = p.x0[s], p.y0[first + g] = p.y0[s], p.z0[first + g] = p.z0[s];
+  }
+  p.n_ghost = ghosts_.size();
+}
+
+void MirrorWalls::write(Particles& p, std::size_t slot, const Ghost& g, FieldSet fields) const {
+  const std::size_t s = g.source;
+  std::vector<double>* pos[3] = {&p.x, &p.y, &p.z};
+  std::vector<double>* vel[3] = {&p.vx, &p.vy, &p.vz};
+  for (int a = 0; a < 3; ++a) {
+    const int d = digit(g.image, a);
+    if (fields.has(Field::Position)) {
+      const double c = (*pos[a])[s];
+      (*pos[a])[slot] = d == 1 ? c : 2.0 * (d == 0 ? lo_[a] : hi_[a]) - c;
+    }
+    if (fields.has(Field::Velocity)) (*vel[a])[slot] = d == 1 ? (*vel[a])[s] : -(*vel[a])[s];
+  }
+  if (fields.has(Field::Density)) p.rho[slot] = p.rho[s];
+}
+
+void MirrorWalls::refresh(Particles& p, FieldSet fields) const {
+  const std::size_t first = p.n_owned + p.n_halo;
+  for (std::size_t g = 0; g < ghosts_.size(); ++g) write(p, first + g, ghosts_[g], fields);
+}
+
+}  // namespace sphreverb

@@ -1,0 +1,48 @@
+#include "sphreverb/particles.hpp"
+
+#include <cassert>
+
+namespace sphreverb {
+
+namespace {
+// Applies f to every field vector of p (so that adding a field is a one-line change).
+template <class Fn>
+void for_each_field(Particles& p, Fn&& f) {
+  f(p.x), f(p.y), f(p.z), f(p.vx), f(p.vy), f(p.vz), f(p.rho);
+  f(p.ax), f(p.ay), f(p.az), f(p.drho);
+  f(p.key), f(p.x0), f(p.y0), f(p.z0);
+}
+}  // namespace
+
+void Particles::resize(std::size_t n) {
+  for_each_field(*this, [n](auto& v) { v.resize(n); });
+}
+
+void Particles::drop_copies() {
+  resize(n_owned);
+  n_halo = n_ghost = 0;
+}
+
+void Particles::push_back_from(const Particles& src, std::size_t i) {
+  x.push_back(src.x[i]), y.push_back(src.y[i]), z.push_back(src.z[i]);
+  vx.push_back(src.vx[i]), vy.push_back(src.vy[i]), vz.push_back(src.vz[i]);
+  rho.push_back(src.rho[i]);
+  ax.push_back(src.ax[i]), ay.push_back(src.ay[i]), az.push_back(src.az[i]);
+  drho.push_back(src.drho[i]);
+  key.push_back(src.key[i]);
+  x0.push_back(src.x0[i]), y0.push_back(src.y0[i]), z0.push_back(src.z0[i]);
+}
+
+void Particles::copy_entry(std::size_t from, std::size_t to) {
+  for_each_field(*this, [from, to](auto& v) { v[to] = v[from]; });
+}
+
+void Particles::permute_owned(const std::vector<std::size_t>& order) {
+  assert(order.size() == n_owned);
+  for_each_field(*this, [&](auto& v) {
+    auto old = v;
+    for (std::size_t i = 0; i < order.size(); ++i) v[i] = old[order[i]];
+  });
+}
+
+}  // namespace sphreverb
