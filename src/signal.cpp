@@ -175,6 +175,8 @@ void write_wav(const std::string& path, double rate,
   SNDFILE* raw = sf_open(partial.c_str(), SFM_WRITE, &info);
   if (raw == nullptr) fail(std::string("cannot open for writing (") + sf_strerror(nullptr) + ")");
   SndfileHandle file(raw);
+  // No PEAK chunk: it carries a time stamp, and the same samples must give the same bytes.
+  sf_command(raw, SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);
 
   // Write interleaved frames in blocks.
   const std::size_t nch = channels.size();

@@ -1,0 +1,279 @@
+// Invariants of the parallel code that must not depend on the rank count. Each test runs on
+// MPI_COMM_WORLD (1, 2, 3 or 4 ranks, see CMakeLists.txt) and, where it compares, against the
+// same computation on rank 0 alone.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sphreverb/energy.hpp"
+#include "sphreverb/halo.hpp"
+#include "sphreverb/scene.hpp"
+#include "sphreverb/signal.hpp"
+#include "sphreverb/simulation.hpp"
+
+namespace sphreverb {
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+// A 0.3 x 0.18 x 0.15 m rigid box at 1.5 cm (2160 particles), two receivers, one next to the
+// middle (the 2-rank cut), 2 ms of an impulse.
+std::string box_scene(const std::string& extra = "") {
+  return R"(
+[time]
+sample_rate = 44100
+duration = 0.002
+[fluid]
+spacing = 0.015
+[room]
+min = 0 0 0
+max = 0.3 0.18 0.15
+[emitter]
+input = impulse
+center = 0.0675 0.09 0.075
+radius = 0.03
+deflection = 1e-5
+[receiver.mid]
+position = 0.151 0.1 0.07
+[receiver.far]
+position = 0.27 0.05 0.12
+)" + extra;
+}
+
+struct Record {
+  std::vector<std::vector<double>> density;  // rank 0: per receiver
+  std::int64_t particles = 0, owned_sum = 0, rebuilds = 0;
+};
+
+// Runs stage 1 and stage 2 of `scene` on comm (collective) and returns rank 0's records.
+Record run(const Scene& scene, MPI_Comm comm) {
+  Simulation sim(scene, comm);
+  sim.equilibrate();
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  Signal input = make_impulse(scene.time.sample_rate, scene.time.duration);
+  sim.record(input);
+  Record r;
+  for (std::size_t k = 0; k < sim.receivers().size(); ++k)
+    r.density.push_back(sim.receivers().density(k));
+  r.particles = sim.global_particles();
+  for (std::int64_t n : sim.particles_per_rank()) r.owned_sum += n;
+  r.rebuilds = sim.rebuilds();
+  return r;
+}
+
+// Runs the scene on all ranks, then on rank 0 alone, and compares the receivers byte for byte.
+void expect_same_as_one_rank(const Scene& scene) {
+  const Record all = run(scene, MPI_COMM_WORLD);
+  MPI_Comm solo;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() == 0 ? 0 : MPI_UNDEFINED, 0, &solo);
+  if (world_rank() != 0) return;
+  const Record one = run(scene, solo);
+  MPI_Comm_free(&solo);
+  ASSERT_EQ(all.density.size(), one.density.size());
+  for (std::size_t k = 0; k < all.density.size(); ++k) {
+    ASSERT_EQ(all.density[k].size(), one.density[k].size());
+    ASSERT_EQ(all.density[k].size(), static_cast<std::size_t>(scene.derived.steps + 1));
+    EXPECT_EQ(0, std::memcmp(all.density[k].data(), one.density[k].data(),
+                             all.density[k].size() * sizeof(double)))
+        << "receiver " << scene.receivers[k].name << " differs between " << world_size()
+        << " ranks and 1 rank";
+    // The signal is not trivially constant: sound arrived.
+    const auto [lo, hi] = std::minmax_element(all.density[k].begin(), all.density[k].end());
+    EXPECT_GT(*hi - *lo, 1e-9) << scene.receivers[k].name;
+  }
+  EXPECT_EQ(all.rebuilds, one.rebuilds);
+}
+
+TEST(Parallel, ReceiverSamplesMatchOneRankBitForBit) {
+  expect_same_as_one_rank(parse_scene(box_scene(), "box.ini"));
+}
+
+TEST(Parallel, BitForBitWithFrequentRebuildsViscosityAndDiffusion) {
+  // A tiny skin and a large deflection force neighbour rebuilds during the run.
+  const Scene s = parse_scene(box_scene(), "box.ini",
+                              {{"fluid.skin", "0.01"},
+                               {"emitter.deflection", "2e-4"},
+                               {"fluid.viscosity", "0.02"},
+                               {"fluid.density_diffusion", "0.1"},
+                               {"fluid.kernel", "cubic_spline"},
+                               {"fluid.eos", "ideal_gas"}});
+  const Record r = run(s, MPI_COMM_WORLD);
+  EXPECT_GT(r.rebuilds, 2) << "the scene should exercise rebuilds";
+  expect_same_as_one_rank(s);
+}
+
+TEST(Parallel, BitForBitWithForceWallsAndABoundaryObject) {
+  // The room as six spring-damper walls plus a rigid plate inside: tethers on every rank.
+  const Scene s = parse_scene(box_scene(R"(
+[material.soft]
+stiffness = 2e9
+damping = 100
+[boundary.plate]
+shape = rectangle
+center = 0.2 0.09 0.075
+normal = 1 0 0
+size = 0.1 0.06
+)"),
+                              "box.ini", {{"room.material", "soft"}});
+  expect_same_as_one_rank(s);
+}
+
+TEST(Parallel, ParticleCountAndMassAreConserved) {
+  const Scene s = parse_scene(box_scene(), "box.ini",
+                              {{"fluid.skin", "0.01"}, {"emitter.deflection", "2e-4"}});
+  const Record r = run(s, MPI_COMM_WORLD);
+  if (world_rank() != 0) return;
+  // 20 x 12 x 10 lattice sites; the disc (x = 0.0675 m, on a lattice plane, radius 3 cm) removes
+  // the 12 sites of that plane at (dy, dz) in {+-0.75, +-2.25 cm}^2 minus the four corners.
+  const std::int64_t expected = 20 * 12 * 10 - 12;
+  EXPECT_EQ(r.particles, expected);
+  EXPECT_EQ(r.owned_sum, expected);
+  EXPECT_NEAR(static_cast<double>(r.owned_sum) * s.derived.particle_mass,
+              0.3 * 0.18 * 0.15 * s.fluid.rest_density - 12 * s.derived.particle_mass, 1e-15);
+}
+
+// Gathers (key -> x, y, z, vx, vy, vz, rho) of the owned entries or of the halo copies.
+std::map<std::int64_t, std::vector<double>> gather(const Particles& p, bool halo) {
+  std::vector<double> mine;
+  const std::size_t first = halo ? p.n_owned : 0, last = halo ? p.n_owned + p.n_halo : p.n_owned;
+  for (std::size_t i = first; i < last; ++i)
+    mine.insert(mine.end(), {static_cast<double>(p.key[i]), p.x[i], p.y[i], p.z[i], p.vx[i],
+                             p.vy[i], p.vz[i], p.rho[i]});
+  int n = static_cast<int>(mine.size());
+  std::vector<int> counts(world_size()), displs(world_size());
+  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  for (int r = 1; r < world_size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<double> all(world_rank() == 0 ? displs.back() + counts.back() : 0);
+  MPI_Gatherv(mine.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
+              MPI_COMM_WORLD);
+  std::map<std::int64_t, std::vector<double>> out;
+  for (std::size_t k = 0; k < all.size(); k += 8)
+    out[static_cast<std::int64_t>(all[k])].assign(all.begin() + k + 1, all.begin() + k + 8);
+  return out;
+}
+
+TEST(Parallel, HaloCopiesEqualTheirOwners) {
+  const Scene s = parse_scene(box_scene(), "box.ini", {{"emitter.deflection", "1e-4"}});
+  Simulation sim(s, MPI_COMM_WORLD);
+  sim.equilibrate();
+  sim.record(make_impulse(s.time.sample_rate, s.time.duration));
+  const auto owned = gather(sim.particles(), false);
+  const auto halo = gather(sim.particles(), true);
+  if (world_rank() != 0) return;
+  EXPECT_EQ(owned.size(), static_cast<std::size_t>(sim.global_particles()));
+  if (world_size() > 1) {
+    EXPECT_FALSE(halo.empty());
+  }
+  for (const auto& [key, fields] : halo) {
+    auto it = owned.find(key);
+    ASSERT_NE(it, owned.end()) << "halo copy of key " << key << " has no owner";
+    EXPECT_EQ(0, std::memcmp(fields.data(), it->second.data(), 7 * sizeof(double)))
+        << "halo copy of key " << key << " differs from its owner";
+  }
+}
+
+TEST(Parallel, MigrationHandsParticlesToTheirOwners) {
+  // One particle per 1 cm along x over [0, 1) m; every rank starts with the ones in its slab,
+  // then all move by +0.4 cm, so the first particle of each slab above rank 0 crosses a cut.
+  const int size = world_size(), rank = world_rank();
+  std::vector<double> pos;
+  std::vector<std::int64_t> count;
+  for (int k = 0; k < 100; ++k) pos.push_back(0.005 + 0.01 * k), count.push_back(1);
+  const Slabs slabs = Slabs::balanced(0, pos, count, 0.0, 1.0, size, 0.05);
+  Particles p;
+  for (int k = 0; k < 100; ++k) {
+    if (slabs.owner(pos[k]) != rank) continue;
+    p.resize(p.size() + 1);
+    const std::size_t i = p.size() - 1;
+    p.x[i] = p.x0[i] = pos[k] + 0.004;
+    p.key[i] = image_key(k, kRealImage);
+    p.rho[i] = 1.0 + k;  // a field that must travel with the particle
+  }
+  p.n_owned = p.size();
+  migrate(p, slabs, MPI_COMM_WORLD);
+  long long n = static_cast<long long>(p.n_owned), total = 0;
+  MPI_Allreduce(&n, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(total, 100);
+  for (std::size_t i = 0; i < p.n_owned; ++i) {
+    EXPECT_EQ(slabs.owner(p.x[i]), rank);
+    EXPECT_EQ(p.rho[i], 1.0 + static_cast<double>(p.id(i)));
+    EXPECT_EQ(p.x0[i], p.x[i]);
+  }
+}
+
+TEST(Parallel, KineticEnergyIsIndependentOfTheDecomposition) {
+  // Velocities that make floating-point sums order dependent; the integer sum is not.
+  const Scene s = parse_scene(box_scene(), "box.ini");
+  Simulation sim(s, MPI_COMM_WORLD);
+  Particles p = sim.particles();
+  for (std::size_t i = 0; i < p.n_owned; ++i) p.vx[i] = 1e-3 * (1.0 + 1e-7 * static_cast<double>(p.id(i) % 977));
+  const double e_all = kinetic_energy(p, s.derived.particle_mass, 1e-22, MPI_COMM_WORLD);
+  double e_sum = 0.0;
+  for (std::size_t i = 0; i < p.n_owned; ++i)
+    e_sum += 0.5 * s.derived.particle_mass * p.vx[i] * p.vx[i];
+  MPI_Allreduce(MPI_IN_PLACE, &e_sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_NEAR(e_all, e_sum, 1e-22 * 3000);
+  // The same particles, all on one rank, give the same bits.
+  std::vector<double> v;
+  for (std::size_t i = 0; i < p.n_owned; ++i) v.push_back(p.vx[i]);
+  int n = static_cast<int>(v.size());
+  std::vector<int> counts(world_size()), displs(world_size());
+  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  for (int r = 1; r < world_size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<double> all(world_rank() == 0 ? displs.back() + counts.back() : 0);
+  MPI_Gatherv(v.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
+              MPI_COMM_WORLD);
+  if (world_rank() != 0) return;
+  Particles q;
+  q.resize(all.size());
+  q.n_owned = all.size();
+  q.vx = all;
+  const double e_one = kinetic_energy(q, s.derived.particle_mass, 1e-22, MPI_COMM_SELF);
+  EXPECT_EQ(0, std::memcmp(&e_one, &e_all, sizeof(double)));
+}
+
+TEST(Parallel, TooThinSceneIsRefusedOnEveryRankWithoutHanging) {
+  // 0.105 m along the longest axis (x) holds at most two slabs of >= 42 mm (halo width).
+  const Scene s = parse_scene(R"(
+[fluid]
+spacing = 0.015
+[room]
+min = 0 0 0
+max = 0.105 0.09 0.09
+[emitter]
+input = impulse
+center = 0.03 0.045 0.045
+radius = 0.01
+[receiver.r]
+position = 0.07 0.045 0.045
+)",
+                              "thin.ini");
+  if (world_size() <= 2) {
+    EXPECT_NO_THROW(Simulation(s, MPI_COMM_WORLD));
+  } else {
+    try {
+      Simulation sim(s, MPI_COMM_WORLD);
+      ADD_FAILURE() << "a scene too thin for " << world_size() << " ranks was accepted";
+    } catch (const DecompositionError& e) {
+      EXPECT_NE(std::string(e.what()).find("at most 2 ranks"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sphreverb
