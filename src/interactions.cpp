@@ -8,10 +8,32 @@
 namespace sphreverb {
 
 PairPhysics PairPhysics::from(const Scene& s) {
-  return {s.fluid.kernel,        s.derived.h,
-          s.derived.particle_mass, make_eos(s.fluid),
-          s.fluid.viscosity,     s.fluid.density_diffusion,
-          s.fluid.background_pressure};
+  PairPhysics p;
+  p.kernel = s.fluid.kernel;
+  p.h = s.derived.h;
+  p.mass = s.derived.particle_mass;
+  p.eos = make_eos(s.fluid);
+  p.viscosity = s.fluid.viscosity;
+  p.density_diffusion = s.fluid.density_diffusion;
+  p.background_pressure = s.fluid.background_pressure;
+  p.gradient_scale =
+      s.fluid.gradient_correction ? lattice_gradient_scale(s.fluid.kernel, s.fluid.h_over_dx) : 1.0;
+  return p;
+}
+
+double lattice_gradient_scale(KernelKind kind, double h_over_dx) {
+  // In units of dx = 1: M = -(1/3) sum_j r_j^2 F(r_j) over lattice offsets j != 0.
+  return with_kernel(kind, h_over_dx, [](const auto& kernel) {
+    const int reach = static_cast<int>(std::ceil(kernel.support()));
+    double moment = 0.0;
+    for (int i = -reach; i <= reach; ++i)
+      for (int j = -reach; j <= reach; ++j)
+        for (int k = -reach; k <= reach; ++k) {
+          const double r2 = double(i * i + j * j + k * k);
+          if (r2 > 0.0) moment -= r2 * kernel.F(std::sqrt(r2)) / 3.0;
+        }
+    return 1.0 / moment;
+  });
 }
 
 namespace {
@@ -22,6 +44,7 @@ void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phy
   const auto& off = nl.offsets();
   const auto& idx = nl.index();
   const double m = phys.mass, alpha = phys.viscosity, c = phys.eos.c0, h = phys.h;
+  const double scale = phys.gradient_scale;
   const double r2max = kernel.support() * kernel.support();
   for (std::size_t i = 0; i < p.n_owned; ++i) {
     const double xi = p.x[i], yi = p.y[i], zi = p.z[i];
@@ -32,7 +55,7 @@ void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phy
       const double dx = xi - p.x[j], dy = yi - p.y[j], dz = zi - p.z[j];
       const double r2 = dx * dx + dy * dy + dz * dz;
       if (r2 >= r2max) continue;
-      const double F = kernel.F(std::sqrt(r2));
+      const double F = scale * kernel.F(std::sqrt(r2));
       double visc = 0.0;
       if (alpha > 0.0) {
         const double vdotx = (vxi - p.vx[j]) * dx + (vyi - p.vy[j]) * dy + (vzi - p.vz[j]) * dz;
@@ -51,6 +74,7 @@ void continuity_loop(Particles& p, const NeighbourList& nl, const PairPhysics& p
   const auto& off = nl.offsets();
   const auto& idx = nl.index();
   const double m = phys.mass, delta = phys.density_diffusion, c = phys.eos.c0, h = phys.h;
+  const double scale = phys.gradient_scale;
   const double r2max = kernel.support() * kernel.support();
   for (std::size_t i = 0; i < p.n_owned; ++i) {
     const double xi = p.x[i], yi = p.y[i], zi = p.z[i];
@@ -63,7 +87,7 @@ void continuity_loop(Particles& p, const NeighbourList& nl, const PairPhysics& p
       if (r2 >= r2max) continue;
       const double F = kernel.F(std::sqrt(r2));
       const double vdotx = (vxi - p.vx[j]) * dx + (vyi - p.vy[j]) * dy + (vzi - p.vz[j]) * dz;
-      drho += pair::continuity(m, vdotx, F);
+      drho += pair::continuity(m, vdotx, scale * F);
       if (delta > 0.0)
         drho += pair::density_diffusion(delta, h, c, rhoi, p.rho[j], r2, F, m / p.rho[j]);
     }

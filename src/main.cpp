@@ -35,7 +35,7 @@ std::vector<std::string> take_overrides(int argc, char** argv,
     }
     if (eq != std::string::npos) {
       overrides[name] = a.substr(eq + 1);
-    } else if (i + 1 < argc) {
+    } else if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
       overrides[name] = argv[++i];
     } else {
       throw std::invalid_argument("option --" + name + " needs a value (quote vectors: --" + name +

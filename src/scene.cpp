@@ -42,7 +42,8 @@ const std::vector<SectionType>& section_types() {
       {"fluid",
        false,
        {"spacing", "h_over_dx", "rest_density", "sound_speed", "kernel", "eos", "gamma",
-        "viscosity", "density_diffusion", "background_pressure", "skin", "fill_min", "fill_max"}},
+        "viscosity", "density_diffusion", "background_pressure", "skin", "fill_min", "fill_max",
+        "gradient_correction"}},
       {"room", false, {"min", "max", "material"}},
       {"material", true, {"absorption", "stiffness", "damping"}},
       {"boundary", true, {"shape", "center", "normal", "size", "radius", "height", "material"}},
@@ -515,6 +516,7 @@ void read_fluid(const Reader& r, FluidSpec& f) {
   r.get("fluid", "density_diffusion", f.density_diffusion, closed(0.0, 1.0));
   r.get("fluid", "background_pressure", f.background_pressure, closed(0.0, 1e7, "Pa"));
   r.get("fluid", "skin", f.skin, closed(0.01, 1.0, "x spacing"));
+  r.get("fluid", "gradient_correction", f.gradient_correction);
 }
 
 void check_box(const Reader& r, const std::string& section, const std::string& min_key,

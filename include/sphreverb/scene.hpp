@@ -53,6 +53,7 @@ struct FluidSpec {
   double density_diffusion = 0.0; // delta of the delta-SPH term (Molteni & Colagrossi 2009), [0, 1]
   double background_pressure = 0.0;  // Pa, added to p in the momentum equation, [0, 1e7]
   double skin = 0.2;              // Verlet skin as a fraction of dx, [0.01, 1]
+  bool gradient_correction = true;  // scale grad W so the lattice's first moment is exact
   Vec3 fill_min, fill_max;        // m, the box the lattice fills; defaults to [room] min/max
 };
 

@@ -1,6 +1,6 @@
 """Post-processing for sphreverb receiver recordings (validation cases V2 and V4).
 
-See /work/shared/VALIDATION.md for the cases and their pass thresholds.
+See VALIDATION in the README for the cases and their pass thresholds.
 """
 from .wavio import read_wav, read_receiver
 from .analysis import (arrival_delay, speed_of_sound_tof, box_mode_frequencies,

@@ -187,6 +187,44 @@ TEST(Parallel, HaloCopiesEqualTheirOwners) {
   }
 }
 
+TEST(Parallel, HaloHoldsEveryParticleWithinTheHaloWidthOfTheSlab) {
+  // Brute force: every particle owned elsewhere that lies within support + skin of one of this
+  // rank's particles must be among this rank's halo copies.
+  const Scene s = parse_scene(box_scene(), "box.ini");
+  Simulation sim(s, MPI_COMM_WORLD);
+  const Particles& p = sim.particles();
+  std::vector<double> mine;
+  for (std::size_t i = 0; i < p.n_owned; ++i)
+    mine.insert(mine.end(), {static_cast<double>(p.key[i]), p.x[i], p.y[i], p.z[i]});
+  int n = static_cast<int>(mine.size());
+  std::vector<int> counts(world_size()), displs(world_size());
+  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (int r = 1; r < world_size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<double> all(displs.back() + counts.back());
+  MPI_Allgatherv(mine.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
+                 MPI_COMM_WORLD);
+  std::vector<std::int64_t> halo_keys(p.key.begin() + p.n_owned,
+                                      p.key.begin() + p.n_owned + p.n_halo);
+  std::sort(halo_keys.begin(), halo_keys.end());
+  const double w = s.derived.halo_width;
+  std::size_t needed = 0;
+  for (std::size_t k = 0; k < all.size(); k += 4) {
+    const auto key = static_cast<std::int64_t>(all[k]);
+    if (std::find(p.key.begin(), p.key.begin() + p.n_owned, key) != p.key.begin() + p.n_owned)
+      continue;  // owned here
+    const Vec3 xj{all[k + 1], all[k + 2], all[k + 3]};
+    bool near = false;
+    for (std::size_t i = 0; i < p.n_owned && !near; ++i) near = norm(p.position(i) - xj) <= w;
+    if (!near) continue;
+    ++needed;
+    EXPECT_TRUE(std::binary_search(halo_keys.begin(), halo_keys.end(), key))
+        << "rank " << world_rank() << " lacks a halo copy of key " << key;
+  }
+  if (world_size() > 1) {
+    EXPECT_GT(needed, 0u);
+  }
+}
+
 TEST(Parallel, MigrationHandsParticlesToTheirOwners) {
   // One particle per 1 cm along x over [0, 1) m; every rank starts with the ones in its slab,
   // then all move by +0.4 cm, so the first particle of each slab above rank 0 crosses a cut.

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages sphreverb needs, if any is missing (apt-get; sudo when not root).
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config
+  libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libboost-program-options-dev
+  libsndfile1-dev libspdlog-dev libgtest-dev
+  python3-numpy python3-scipy python3-matplotlib python3-h5py
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install_deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "install_deps: installing ${missing[*]}"
+sudo=()
+[[ $EUID -ne 0 ]] && sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
