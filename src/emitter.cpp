@@ -5,9 +5,13 @@
 namespace sphreverb {
 
 EmitterDrive::EmitterDrive(Signal input, Drive drive, double deflection, double dt)
-    : input_(std::move(input)), drive_(drive), k_(deflection), dt_(dt) {}
+    : input_(std::move(input)), drive_(drive), k_(deflection), dt_(dt) {
+  // The one-sample delay: a leading zero, so the drive ramps from rest to s[0] over the first
+  // sample period.
+  input_.samples.insert(input_.samples.begin(), 0.0);
+}
 
-double EmitterDrive::s(double t) const { return sample_at(input_, t - 1.0 / input_.rate); }
+double EmitterDrive::s(double t) const { return sample_at(input_, t); }
 
 EmitterState EmitterDrive::at(std::int64_t n) {
   if (n != next_) throw std::logic_error("EmitterDrive::at: steps must be consecutive");

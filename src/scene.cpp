@@ -500,7 +500,7 @@ void read_time(const Reader& r, TimeSpec& t) {
 
 void read_equilibrium(const Reader& r, EquilibriumSpec& e) {
   r.get("equilibrium", "energy", e.energy, open_closed(0.0, 1e3, "J"));
-  r.get("equilibrium", "max_steps", e.max_steps, closed(0.0, 1e9, "steps"));
+  r.get("equilibrium", "max_steps", e.max_steps, closed(10.0, 1e9, "steps"));
   r.get("equilibrium", "damping", e.damping, closed(0.0, 1e7, "1/s"));
 }
 

@@ -128,9 +128,12 @@ StageStats Simulation::equilibrate() {
   Progress progress("stage 1 (equilibrium)", eq.max_steps, global_particles_, scene_.derived.dt,
                     scene_.output.progress_every);
   StageStats st;
-  st.final_energy = kinetic_energy(p_, scene_.derived.particle_mass, unit, comm_);
-  while (st.final_energy >= eq.energy) {
-    if (st.steps >= eq.max_steps) {
+  // E is checked every kEnergyEvery steps, and stage 1 ends at the first check where it is below
+  // the threshold and not rising: E = 0 at rest says nothing until forces have acted.
+  double previous = HUGE_VAL;
+  st.final_energy = HUGE_VAL;
+  while (!(st.final_energy < eq.energy && st.final_energy <= previous)) {
+    if (st.steps >= eq.max_steps && st.steps > 0) {
       std::ostringstream msg;
       msg << "equilibrium not reached: kinetic energy " << st.final_energy << " J after "
           << st.steps << " steps, threshold [equilibrium] energy = " << eq.energy
@@ -139,8 +142,10 @@ StageStats Simulation::equilibrate() {
     }
     step(false);
     ++st.steps;
-    if (st.steps % kEnergyEvery == 0 || st.steps == eq.max_steps)
+    if (st.steps % kEnergyEvery == 0 || st.steps == eq.max_steps) {
+      previous = st.final_energy;
       st.final_energy = kinetic_energy(p_, scene_.derived.particle_mass, unit, comm_);
+    }
     progress.update(st.steps);
   }
   st.wall_seconds = progress.elapsed();

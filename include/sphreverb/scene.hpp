@@ -37,7 +37,7 @@ struct TimeSpec {
 
 struct EquilibriumSpec {
   double energy = 1e-5;           // J, stage 1 ends when E = 1/2 sum m v^2 < energy, (0, 1e3]
-  std::int64_t max_steps = 20000; // step cap of stage 1, [0, 1e9]; reaching it is an error
+  std::int64_t max_steps = 20000; // step cap of stage 1, [10, 1e9]; reaching it is an error
   double damping = 2000.0;        // 1/s, velocity relaxation rate applied in stage 1 only, [0, 1e7]
 };
 

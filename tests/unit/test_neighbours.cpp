@@ -1,0 +1,267 @@
+// Tests of the cell-list neighbour search (neighbour_list.hpp) against the O(N^2) search, and of
+// the neighbour loops (interactions.hpp) against a double loop over all pairs written here with
+// the pair terms of pair_terms.hpp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "sphreverb/interactions.hpp"
+#include "sphreverb/kernel.hpp"
+#include "sphreverb/neighbour_list.hpp"
+#include "sphreverb/pair_terms.hpp"
+#include "sphreverb/particles.hpp"
+
+namespace sphreverb {
+namespace {
+
+// Appends a particle at r with the given key; all other fields zero.
+void append(Particles& p, const Vec3& r, std::int64_t key) {
+  const std::size_t i = p.size();
+  p.resize(i + 1);
+  p.x[i] = r.x, p.y[i] = r.y, p.z[i] = r.z;
+  p.x0[i] = r.x, p.y0[i] = r.y, p.z0[i] = r.z;
+  p.key[i] = key;
+}
+
+// A jittered n^3 lattice of spacing dx (the owned particles) followed by uniformly random points
+// in and around it (the "halo" entries). Keys are a shuffled permutation, so key order is not
+// index order.
+Particles test_cloud(int n, double dx, double jitter, std::size_t n_halo, std::uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const std::size_t total = std::size_t(n) * n * n + n_halo;
+  std::vector<std::int64_t> ids(total);
+  std::iota(ids.begin(), ids.end(), std::int64_t{100});
+  std::shuffle(ids.begin(), ids.end(), rng);
+  Particles p;
+  std::size_t next = 0;
+  for (int k = 0; k < n; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const Vec3 r{(i + jitter * unit(rng)) * dx, (j + jitter * unit(rng)) * dx,
+                     (k + jitter * unit(rng)) * dx};
+        append(p, r, image_key(ids[next++], kRealImage));
+      }
+  p.n_owned = p.size();
+  const double extent = n * dx;
+  std::uniform_real_distribution<double> around(-0.2 * extent, 1.2 * extent);
+  for (std::size_t h = 0; h < n_halo; ++h)
+    append(p, {around(rng), around(rng), around(rng)}, image_key(ids[next++], kRealImage));
+  p.n_halo = n_halo;
+  return p;
+}
+
+void expect_same_as_brute_force(const Particles& p, double radius) {
+  NeighbourList nl;
+  nl.build(p, radius);
+  const auto reference = brute_force_neighbours(p, radius);
+  ASSERT_EQ(nl.size(), p.n_owned);
+  ASSERT_EQ(reference.size(), p.n_owned);
+  ASSERT_EQ(nl.offsets().size(), p.n_owned + 1);
+  EXPECT_EQ(nl.offsets().front(), 0u);
+  std::size_t pairs = 0;
+  for (std::size_t i = 0; i < p.n_owned; ++i) {
+    const std::vector<std::uint32_t> got(nl.index().begin() + nl.offsets()[i],
+                                         nl.index().begin() + nl.offsets()[i + 1]);
+    ASSERT_EQ(got, reference[i]) << "particle " << i << ", radius " << radius;
+    EXPECT_EQ(std::count(got.begin(), got.end(), static_cast<std::uint32_t>(i)), 0)
+        << "self listed";
+    for (std::size_t k = 1; k < got.size(); ++k) EXPECT_LT(p.key[got[k - 1]], p.key[got[k]]);
+    pairs += got.size();
+  }
+  EXPECT_EQ(nl.pairs(), pairs);
+}
+
+TEST(NeighboursList, EqualsBruteForceOnJitteredLatticeWithHalo) {
+  const double dx = 0.01;
+  const Particles p = test_cloud(9, dx, 0.3, 700, 12345);
+  ASSERT_LT(p.n_owned, p.size());
+  for (const double radius : {0.5 * dx, 1.0 * dx, 2.6 * dx + 0.2 * dx, 4.1 * dx})
+    expect_same_as_brute_force(p, radius);
+}
+
+TEST(NeighboursList, EqualsBruteForceOnRandomPoints) {
+  // No lattice: all owned particles random (clusters and voids), plus halo entries.
+  std::mt19937_64 rng(777);
+  std::uniform_real_distribution<double> u(0.0, 0.1);
+  Particles p;
+  for (int i = 0; i < 600; ++i) append(p, {u(rng), u(rng), 0.3 * u(rng)}, image_key(5000 - i, 7));
+  p.n_owned = 450;
+  p.n_halo = 150;
+  for (const double radius : {0.003, 0.011, 0.027}) expect_same_as_brute_force(p, radius);
+}
+
+TEST(NeighboursList, ExactLatticeDistancesOnTheRadius) {
+  // An exact lattice with the radius equal to a lattice distance: "<= radius" must agree.
+  const double dx = 0.25;  // exactly representable
+  const Particles p = test_cloud(6, dx, 0.0, 0, 1);
+  expect_same_as_brute_force(p, 2.0 * dx);
+  NeighbourList nl;
+  nl.build(p, 1.0 * dx);
+  // An interior site has its 6 face neighbours at exactly dx.
+  const std::size_t interior = 2 + 6 * (2 + 6 * 2);
+  EXPECT_EQ(nl.offsets()[interior + 1] - nl.offsets()[interior], 6u);
+}
+
+TEST(NeighboursList, EmptyAndSingle) {
+  Particles p;
+  NeighbourList nl;
+  nl.build(p, 0.1);
+  EXPECT_EQ(nl.size(), 0u);
+  EXPECT_EQ(nl.pairs(), 0u);
+  append(p, {0.5, 0.5, 0.5}, 13);
+  p.n_owned = 1;
+  nl.build(p, 0.1);
+  ASSERT_EQ(nl.size(), 1u);
+  EXPECT_EQ(nl.pairs(), 0u);
+}
+
+TEST(NeighboursCellOrder, IsAPermutationOfTheOwned) {
+  const Particles p = test_cloud(7, 0.01, 0.4, 200, 99);
+  for (const double cell : {0.005, 0.026, 1.0}) {
+    std::vector<std::size_t> order = NeighbourList::cell_order(p, cell);
+    ASSERT_EQ(order.size(), p.n_owned);
+    std::sort(order.begin(), order.end());
+    for (std::size_t i = 0; i < order.size(); ++i) ASSERT_EQ(order[i], i) << "cell " << cell;
+  }
+  // Permuting by it keeps the set of particles and their keys.
+  Particles q = p;
+  q.permute_owned(NeighbourList::cell_order(p, 0.026));
+  std::vector<std::int64_t> a(p.key.begin(), p.key.begin() + p.n_owned);
+  std::vector<std::int64_t> b(q.key.begin(), q.key.begin() + q.n_owned);
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  EXPECT_EQ(a, b);
+}
+
+// --- the neighbour loops against a double loop -------------------------------------------------
+
+struct Reference {
+  std::vector<Vec3> acc;
+  std::vector<double> drho;
+  std::vector<double> acc_scale, drho_scale;  // sum of |term| per particle, for the tolerance
+};
+
+// All pairs (i owned, j any entry != i, r < 2h), in index order, with the pair terms.
+template <class Kernel>
+Reference double_loop(const Particles& p, const PairPhysics& phys, const Kernel& k) {
+  Reference out;
+  out.acc.resize(p.n_owned);
+  out.drho.assign(p.n_owned, 0.0);
+  out.acc_scale.assign(p.n_owned, 0.0);
+  out.drho_scale.assign(p.n_owned, 0.0);
+  const auto p_over_rho2 = [&](std::size_t j) {
+    return (phys.eos.pressure(p.rho[j]) + phys.background_pressure) / (p.rho[j] * p.rho[j]);
+  };
+  for (std::size_t i = 0; i < p.n_owned; ++i)
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      if (j == i) continue;
+      const Vec3 xij = p.position(i) - p.position(j), vij = p.velocity(i) - p.velocity(j);
+      const double r2 = dot(xij, xij), r = std::sqrt(r2);
+      if (r >= k.support()) continue;
+      // gradient_scale multiplies grad W in the momentum and continuity terms (not in the
+      // density diffusion, a Laplacian).
+      const double F = k.F(r), Fs = phys.gradient_scale * F, vdotx = dot(vij, xij);
+      const double visc = pair::artificial_viscosity(phys.viscosity, phys.eos.c0, phys.h, vdotx, r2,
+                                                     0.5 * (p.rho[i] + p.rho[j]));
+      const Vec3 a = xij * pair::momentum(phys.mass, p_over_rho2(i), p_over_rho2(j), visc, Fs);
+      out.acc[i] += a;
+      out.acc_scale[i] += norm(a);
+      const double c = pair::continuity(phys.mass, vdotx, Fs);
+      const double d = pair::density_diffusion(phys.density_diffusion, phys.h, phys.eos.c0,
+                                               p.rho[i], p.rho[j], r2, F, phys.mass / p.rho[j]);
+      out.drho[i] += c + d;
+      out.drho_scale[i] += std::abs(c) + std::abs(d);
+    }
+  return out;
+}
+
+TEST(NeighboursInteractions, LoopsEqualDoubleLoop) {
+  const double dx = 0.01, rho0 = 1.204;
+  for (const KernelKind kind : {KernelKind::WendlandC2, KernelKind::CubicSpline}) {
+    Particles p = test_cloud(8, dx, 0.15, 300, 4242);
+    std::mt19937_64 rng(31);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      p.vx[i] = 0.05 * u(rng), p.vy[i] = 0.05 * u(rng), p.vz[i] = 0.05 * u(rng);
+      p.rho[i] = rho0 * (1.0 + 0.01 * u(rng));
+    }
+    PairPhysics phys;
+    phys.kernel = kind;
+    phys.h = 1.3 * dx;
+    phys.mass = rho0 * dx * dx * dx;
+    phys.eos = Eos{EosKind::Linear, rho0, 343.0, 1.4};
+    phys.viscosity = 0.1;
+    phys.density_diffusion = 0.1;
+    phys.background_pressure = 50.0;
+    phys.gradient_scale = lattice_gradient_scale(kind, 1.3);
+    EXPECT_NE(phys.gradient_scale, 1.0);
+
+    NeighbourList nl;
+    nl.build(p, 2.0 * phys.h + 0.2 * dx);
+    std::vector<double> scratch;
+    compute_momentum(p, nl, phys, scratch);
+    compute_continuity(p, nl, phys);
+
+    const Reference ref =
+        with_kernel(kind, phys.h, [&](const auto& k) { return double_loop(p, phys, k); });
+    double max_acc = 0.0, max_drho = 0.0, worst_acc = 0.0, worst_drho = 0.0;
+    for (std::size_t i = 0; i < p.n_owned; ++i) {
+      const Vec3 a{p.ax[i], p.ay[i], p.az[i]};
+      ASSERT_GT(ref.acc_scale[i], 0.0);
+      EXPECT_LE(norm(a - ref.acc[i]), 1e-12 * ref.acc_scale[i]) << "particle " << i;
+      EXPECT_LE(std::abs(p.drho[i] - ref.drho[i]), 1e-12 * ref.drho_scale[i]) << "particle " << i;
+      max_acc = std::max(max_acc, norm(ref.acc[i]));
+      max_drho = std::max(max_drho, std::abs(ref.drho[i]));
+      worst_acc = std::max(worst_acc, norm(a - ref.acc[i]) / ref.acc_scale[i]);
+      worst_drho = std::max(worst_drho, std::abs(p.drho[i] - ref.drho[i]) / ref.drho_scale[i]);
+    }
+    std::printf("[ measured ] %s: max |a - a_ref| / sum|terms| = %.1e, drho: %.1e\n",
+                kind == KernelKind::WendlandC2 ? "wendland" : "cubic", worst_acc, worst_drho);
+    // The configuration is not trivial: forces and density rates are far from zero.
+    EXPECT_GT(max_acc, 1.0);
+    EXPECT_GT(max_drho, 1e-3);
+  }
+}
+
+TEST(NeighboursInteractions, CorrectedDivergenceIsExactOnTheLattice) {
+  // v = eps x on an exact lattice: div v = 3 eps, so drho/dt = -3 eps rho0 at every interior site
+  // when grad W is scaled by lattice_gradient_scale (its first moment is then exactly 1).
+  const double dx = 0.01, rho0 = 1.204, eps = 0.3;
+  for (const KernelKind kind : {KernelKind::WendlandC2, KernelKind::CubicSpline}) {
+    const int n = 9;
+    Particles p = test_cloud(n, dx, 0.0, 0, 8);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      p.vx[i] = eps * p.x[i], p.vy[i] = eps * p.y[i], p.vz[i] = eps * p.z[i];
+      p.rho[i] = rho0;
+    }
+    PairPhysics phys;
+    phys.kernel = kind;
+    phys.h = 1.3 * dx;
+    phys.mass = rho0 * dx * dx * dx;
+    phys.eos = Eos{EosKind::Linear, rho0, 343.0, 1.4};
+    phys.density_diffusion = 0.1;  // uniform density: no diffusion
+    phys.gradient_scale = lattice_gradient_scale(kind, 1.3);
+    std::printf("[ measured ] %s: lattice_gradient_scale(1.3) = %.6f\n",
+                kind == KernelKind::WendlandC2 ? "wendland" : "cubic", phys.gradient_scale);
+    NeighbourList nl;
+    nl.build(p, 2.0 * phys.h + 0.2 * dx);
+    compute_continuity(p, nl, phys);
+    // Sites at least 3 spacings (> 2h = 2.6 dx) from the lattice's edges.
+    for (int k = 3; k < n - 3; ++k)
+      for (int j = 3; j < n - 3; ++j)
+        for (int i = 3; i < n - 3; ++i) {
+          const std::size_t s = i + std::size_t(n) * (j + std::size_t(n) * k);
+          EXPECT_NEAR(p.drho[s], -3.0 * eps * rho0, 1e-12 * 3.0 * eps * rho0) << "site " << s;
+        }
+  }
+}
+
+}  // namespace
+}  // namespace sphreverb
