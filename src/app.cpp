@@ -99,10 +99,9 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
   return o.str();
 }
 
-void write_summary(const std::string& path, const Scene& s, Simulation& sim,
-                   const StageStats& st1, const StageStats& st2,
-                   const std::vector<ReceiverOutput>& outs, double wall_total, double npp,
-                   const std::vector<std::int64_t>& per_rank) {
+void write_summary(const std::string& path, const Scene& s, Simulation& sim, const StageStats& st1,
+                   const StageStats& st2, const std::vector<ReceiverOutput>& outs,
+                   double wall_total, double npp, const std::vector<std::int64_t>& per_rank) {
   const Derived& d = s.derived;
   detail::Json j;
   j.begin_object();
@@ -110,7 +109,9 @@ void write_summary(const std::string& path, const Scene& s, Simulation& sim,
   j.field("steps", st2.steps);
   j.field("wall_seconds", st2.wall_seconds);
   j.field("particle_steps_per_second",
-          st2.wall_seconds > 0 ? static_cast<double>(sim.global_particles() * st2.steps) / st2.wall_seconds : 0.0);
+          st2.wall_seconds > 0
+              ? static_cast<double>(sim.global_particles() * st2.steps) / st2.wall_seconds
+              : 0.0);
   j.field("neighbours_per_particle", npp);
   j.field("ranks", static_cast<int>(per_rank.size()));
   j.array("particles_per_rank", per_rank);
@@ -154,8 +155,10 @@ int check_command(const Command& cmd, MPI_Comm comm) {
     if (rank_of(comm) == 0) std::cout << describe(scene, dec, ranks);
     if (ranks > dec.max_ranks) {
       if (rank_of(comm) == 0)
-        logger("run")->error("{}: too thin for {} ranks: at most {} (each slab must be at least "
-                           "{} m thick)", cmd.scene, ranks, dec.max_ranks, scene.derived.halo_width);
+        logger("run")->error(
+            "{}: too thin for {} ranks: at most {} (each slab must be at least "
+            "{} m thick)",
+            cmd.scene, ranks, dec.max_ranks, scene.derived.halo_width);
       return kExitBadInput;
     }
     return kExitOk;
@@ -202,19 +205,25 @@ int run_command(const Command& cmd, MPI_Comm comm) {
     const StageStats st2 = sim.record(input);
     const double npp = sim.neighbours_per_particle();
     const std::vector<std::int64_t> per_rank = sim.particles_per_rank();
-    const double rate = st2.wall_seconds > 0 ? static_cast<double>(sim.global_particles() * st2.steps) / st2.wall_seconds : 0.0;
-    log->info("stage 2: {} steps in {:.2f} s: {:.3g} particle-steps/s ({:.3g} per rank), {} "
-              "neighbour rebuilds, {:.1f} neighbours per particle",
-              st2.steps, st2.wall_seconds, rate, rate / size_of(comm), sim.rebuilds(), npp);
+    const double rate =
+        st2.wall_seconds > 0
+            ? static_cast<double>(sim.global_particles() * st2.steps) / st2.wall_seconds
+            : 0.0;
+    log->info(
+        "stage 2: {} steps in {:.2f} s: {:.3g} particle-steps/s ({:.3g} per rank), {} "
+        "neighbour rebuilds, {:.1f} neighbours per particle",
+        st2.steps, st2.wall_seconds, rate, rate / size_of(comm), sim.rebuilds(), npp);
     on_root<CollectiveError>(comm, [&] {
       const auto outs = write_receiver_wavs(scene, sim.receivers(), dir);
-      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double wall =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       write_summary(dir + "/summary.json", scene, sim, st1, st2, outs, wall, npp, per_rank);
       for (const ReceiverOutput& o : outs)
         log->info("wrote {}/{} and {} ({} samples, peak {:.3g} Pa)", dir, o.wav, o.raw_wav,
                   o.samples, o.peak_pascal);
     });
-    log->info("done in {:.1f} s", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    log->info("done in {:.1f} s",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return kExitOk;
   } catch (const SceneError& e) {  // every rank parsed the same file, or rank 0 broadcast it
     if (rank == 0) logger("run")->error("{}", e.what());

@@ -91,8 +91,7 @@ std::vector<Wall> make_walls(const Scene& s) {
   return walls;
 }
 
-std::vector<Tether> find_tethers(const Particles& p, const std::vector<Wall>& walls,
-                                 double range) {
+std::vector<Tether> find_tethers(const Particles& p, const std::vector<Wall>& walls, double range) {
   std::vector<Tether> out;
   for (std::size_t i = 0; i < p.n_owned; ++i)
     for (std::size_t w = 0; w < walls.size(); ++w) {

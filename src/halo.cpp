@@ -1,6 +1,7 @@
 #include "sphreverb/halo.hpp"
 
 #include <bit>
+
 #include "sphreverb/errors.hpp"
 
 namespace sphreverb {
@@ -44,10 +45,10 @@ void exchange_sized(std::vector<double> (&send)[2], std::vector<double> (&recv)[
                        rank + 1 < size ? rank + 1 : MPI_PROC_NULL};
   MPI_Request req[4];
   for (int s = 0; s < 2; ++s) {
-    MPI_Irecv(recv[s].data(), static_cast<int>(recv[s].size()), MPI_DOUBLE, peer[s], kTagData,
-              comm, &req[s]);
-    MPI_Isend(send[s].data(), static_cast<int>(send[s].size()), MPI_DOUBLE, peer[s], kTagData,
-              comm, &req[2 + s]);
+    MPI_Irecv(recv[s].data(), static_cast<int>(recv[s].size()), MPI_DOUBLE, peer[s], kTagData, comm,
+              &req[s]);
+    MPI_Isend(send[s].data(), static_cast<int>(send[s].size()), MPI_DOUBLE, peer[s], kTagData, comm,
+              &req[2 + s]);
   }
   MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
 }
@@ -92,8 +93,9 @@ void migrate(Particles& p, const Slabs& slabs, MPI_Comm comm) {
   }
   MPI_Allreduce(MPI_IN_PLACE, &far_away, 1, MPI_INT, MPI_SUM, comm);
   if (far_away > 0)
-    throw CollectiveError("a particle moved further than one slab between neighbour rebuilds "
-                             "(the simulation is unstable; reduce [time] cfl or wall stiffness)");
+    throw CollectiveError(
+        "a particle moved further than one slab between neighbour rebuilds "
+        "(the simulation is unstable; reduce [time] cfl or wall stiffness)");
   p.n_owned = kept;
   p.resize(kept);
   exchange(send, recv, rank, size, comm);

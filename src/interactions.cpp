@@ -107,7 +107,8 @@ void compute_momentum(Particles& p, const NeighbourList& nl, const PairPhysics& 
 }
 
 void compute_continuity(Particles& p, const NeighbourList& nl, const PairPhysics& phys) {
-  with_kernel(phys.kernel, phys.h, [&](const auto& kernel) { continuity_loop(p, nl, phys, kernel); });
+  with_kernel(phys.kernel, phys.h,
+              [&](const auto& kernel) { continuity_loop(p, nl, phys, kernel); });
 }
 
 }  // namespace sphreverb

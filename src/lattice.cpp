@@ -44,7 +44,8 @@ std::vector<std::int64_t> air_sites_per_plane(const Lattice& l, const std::vecto
 void fill_lattice(Particles& p, const Lattice& l, const std::vector<Wall>& walls, int axis,
                   double lo, double hi, double rho0) {
   const int p0 = std::max(0, static_cast<int>(std::ceil((lo - l.origin[axis]) / l.dx - 1e-9)));
-  const int p1 = std::min(l.n[axis], static_cast<int>(std::ceil((hi - l.origin[axis]) / l.dx - 1e-9)));
+  const int p1 =
+      std::min(l.n[axis], static_cast<int>(std::ceil((hi - l.origin[axis]) / l.dx - 1e-9)));
   for_air_sites(l, walls, axis, p0, p1, [&](int i, int j, int k, const Vec3& s) {
     p.x.push_back(s.x), p.y.push_back(s.y), p.z.push_back(s.z);
     p.x0.push_back(s.x), p.y0.push_back(s.y), p.z0.push_back(s.z);

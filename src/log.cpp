@@ -14,8 +14,8 @@ const char* const kModules[] = {"run", "sim", "io"};
 void setup_logging(int rank, const std::string& log_file) {
   std::vector<spdlog::sink_ptr> sinks;
   auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
-  console->set_pattern(rank == 0 ? "[%H:%M:%S] %^%l%$ %v" : "[%H:%M:%S] [rank " +
-                                                                std::to_string(rank) + "] %^%l%$ %v");
+  console->set_pattern(rank == 0 ? "[%H:%M:%S] %^%l%$ %v"
+                                 : "[%H:%M:%S] [rank " + std::to_string(rank) + "] %^%l%$ %v");
   sinks.push_back(console);
   if (!log_file.empty() && rank == 0) {
     auto file = std::make_shared<spdlog::sinks::basic_file_sink_mt>(log_file, true);
@@ -42,8 +42,13 @@ std::shared_ptr<spdlog::logger> logger(const std::string& module) {
 
 Progress::Progress(std::string label, std::int64_t total_steps, std::int64_t particles, double dt,
                    double every_seconds)
-    : label_(std::move(label)), total_(total_steps), particles_(particles), dt_(dt),
-      every_(every_seconds), start_(Clock::now()), last_(start_) {}
+    : label_(std::move(label)),
+      total_(total_steps),
+      particles_(particles),
+      dt_(dt),
+      every_(every_seconds),
+      start_(Clock::now()),
+      last_(start_) {}
 
 double Progress::elapsed() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
@@ -56,10 +61,11 @@ void Progress::update(std::int64_t done) {
   const double n = static_cast<double>(done), total = static_cast<double>(total_);
   const double wall = elapsed(), rate = wall > 0 ? n / wall : 0.0;
   const double eta = rate > 0 ? (total - n) / rate : 0.0;
-  logger("sim")->info("{}: step {}/{} ({:.1f} %), t = {:.3f} ms | {:.0f} steps/s | {:.3g} "
-                      "particle-steps/s | ETA {:.0f} s",
-                      label_, done, total_, total_ > 0 ? 100.0 * n / total : 100.0, 1e3 * n * dt_,
-                      rate, rate * static_cast<double>(particles_), eta);
+  logger("sim")->info(
+      "{}: step {}/{} ({:.1f} %), t = {:.3f} ms | {:.0f} steps/s | {:.3g} "
+      "particle-steps/s | ETA {:.0f} s",
+      label_, done, total_, total_ > 0 ? 100.0 * n / total : 100.0, 1e3 * n * dt_, rate,
+      rate * static_cast<double>(particles_), eta);
 }
 
 }  // namespace sphreverb

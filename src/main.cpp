@@ -68,8 +68,9 @@ sphreverb::Command parse(int argc, char** argv, bool& help, bool& version) {
   if (vm.count("out")) cmd.out = vm["out"].as<std::string>();
   if (vm.count("ranks")) cmd.ranks = vm["ranks"].as<int>();
   if (cmd.name != "run" && cmd.name != "check")
-    throw std::invalid_argument("unknown command '" + cmd.name + "'" +
-                                (cmd.name == "restart" ? " (checkpoints are not implemented yet)" : ""));
+    throw std::invalid_argument(
+        "unknown command '" + cmd.name + "'" +
+        (cmd.name == "restart" ? " (checkpoints are not implemented yet)" : ""));
   return cmd;
 }
 

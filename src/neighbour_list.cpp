@@ -22,7 +22,8 @@ struct CellGrid {
     return std::clamp(c, 0, n[axis] - 1);
   }
   std::size_t cell_of(const Particles& p, std::size_t i) const {
-    return coord(p.x[i], 0) + std::size_t(n[0]) * (coord(p.y[i], 1) + std::size_t(n[1]) * coord(p.z[i], 2));
+    return coord(p.x[i], 0) +
+           std::size_t(n[0]) * (coord(p.y[i], 1) + std::size_t(n[1]) * coord(p.z[i], 2));
   }
 
   CellGrid(const Particles& p, std::size_t count, double cell) {
@@ -44,7 +45,8 @@ struct CellGrid {
     std::partial_sum(start.begin(), start.end(), start.begin());
     order.resize(count);
     std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-    for (std::size_t i = 0; i < count; ++i) order[fill[cell_index[i]]++] = static_cast<std::uint32_t>(i);
+    for (std::size_t i = 0; i < count; ++i)
+      order[fill[cell_index[i]]++] = static_cast<std::uint32_t>(i);
   }
 };
 
@@ -90,7 +92,8 @@ std::vector<std::vector<std::uint32_t>> brute_force_neighbours(const Particles& 
     for (std::size_t j = 0; j < p.size(); ++j) {
       if (j == i) continue;
       const double dx = p.x[i] - p.x[j], dy = p.y[i] - p.y[j], dz = p.z[i] - p.z[j];
-      if (dx * dx + dy * dy + dz * dz <= radius * radius) out[i].push_back(static_cast<std::uint32_t>(j));
+      if (dx * dx + dy * dy + dz * dz <= radius * radius)
+        out[i].push_back(static_cast<std::uint32_t>(j));
     }
     std::sort(out[i].begin(), out[i].end(),
               [&](std::uint32_t a, std::uint32_t b) { return p.key[a] < p.key[b]; });

@@ -12,9 +12,9 @@ namespace sphreverb {
 
 namespace {
 constexpr double kUnnormalisedFullScale = 100.0;  // Pa at 16-bit full scale when normalize = false
-constexpr double kAntiAlias = 0.45;                // anti-alias cut-off / sample rate
+constexpr double kAntiAlias = 0.45;               // anti-alias cut-off / sample rate
 constexpr int kButterworthOrder = 4;
-}
+}  // namespace
 
 double output_cutoff(const Scene& s) {
   return std::min(s.derived.f_max, kAntiAlias * s.time.sample_rate);

@@ -9,8 +9,13 @@ namespace sphreverb {
 
 Receivers::Receivers(const std::vector<ReceiverSpec>& specs, KernelKind kernel, double h,
                      double mass)
-    : specs_(specs), kernel_(kernel), h_(h), mass_(mass), candidates_(specs.size()),
-      ours_(specs.size(), 0), series_(specs.size()) {}
+    : specs_(specs),
+      kernel_(kernel),
+      h_(h),
+      mass_(mass),
+      candidates_(specs.size()),
+      ours_(specs.size(), 0),
+      series_(specs.size()) {}
 
 void Receivers::rebuild(const Particles& p, const Slabs& slabs, int rank, double radius) {
   for (std::size_t r = 0; r < specs_.size(); ++r) {
@@ -19,7 +24,8 @@ void Receivers::rebuild(const Particles& p, const Slabs& slabs, int rank, double
     ours_[r] = slabs.owner(xr[slabs.axis()]) == rank;
     if (!ours_[r]) continue;
     for (std::size_t j = 0; j < p.size(); ++j)
-      if (norm(p.position(j) - xr) <= radius) candidates_[r].push_back(static_cast<std::uint32_t>(j));
+      if (norm(p.position(j) - xr) <= radius)
+        candidates_[r].push_back(static_cast<std::uint32_t>(j));
     std::sort(candidates_[r].begin(), candidates_[r].end(),
               [&](std::uint32_t a, std::uint32_t b) { return p.key[a] < p.key[b]; });
   }

@@ -16,8 +16,8 @@ namespace {
 int longest_axis(const Vec3& size) {
   return size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
 }
-constexpr std::int64_t kFlushEvery = 256;   // steps between receiver reductions onto rank 0
-constexpr std::int64_t kEnergyEvery = 10;   // stage-1 steps between energy checks
+constexpr std::int64_t kFlushEvery = 256;  // steps between receiver reductions onto rank 0
+constexpr std::int64_t kEnergyEvery = 10;  // stage-1 steps between energy checks
 }  // namespace
 
 Decomposition Decomposition::of(const Scene& s) {
@@ -40,8 +40,9 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
   MPI_Comm_rank(comm_, &rank_), MPI_Comm_size(comm_, &size_);
   const Derived& d = scene_.derived;
   const Decomposition dec = Decomposition::of(scene_);
-  slabs_ = Slabs::balanced(dec.axis, dec.plane_pos, dec.plane_count, scene_.fluid.fill_min[dec.axis],
-                           scene_.fluid.fill_max[dec.axis], size_, d.halo_width);
+  slabs_ =
+      Slabs::balanced(dec.axis, dec.plane_pos, dec.plane_count, scene_.fluid.fill_min[dec.axis],
+                      scene_.fluid.fill_max[dec.axis], size_, d.halo_width);
   global_particles_ = dec.particles;
   walls_ = make_walls(scene_);
   if (scene_.room.present && scene_.material(scene_.room.material).rigid)
@@ -85,8 +86,9 @@ bool Simulation::moved_half_skin() {
   }
   MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, comm_);
   if (worst == HUGE_VAL)
-    throw CollectiveError("the simulation became unstable (a particle position is not finite); "
-                             "reduce [time] cfl, the wall stiffness or the emitter deflection");
+    throw CollectiveError(
+        "the simulation became unstable (a particle position is not finite); "
+        "reduce [time] cfl, the wall stiffness or the emitter deflection");
   const double half_skin = 0.5 * scene_.derived.skin;
   return worst > half_skin * half_skin;
 }
@@ -114,7 +116,7 @@ void Simulation::step(bool acoustic) {
   refresh(Field::Velocity);
 
   compute_continuity(p_, neighbours_, physics_);  // drho/dt with v^{n+1/2}
-  compress_and_drift(p_, d.dt);                    // rho^{n+1}, x^{n+1}
+  compress_and_drift(p_, d.dt);                   // rho^{n+1}, x^{n+1}
 
   if (moved_half_skin())
     rebuild();

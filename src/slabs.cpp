@@ -35,8 +35,8 @@ std::vector<double> balanced_cuts(const std::vector<double>& pos,
 }  // namespace
 
 Slabs Slabs::balanced(int axis, const std::vector<double>& plane_pos,
-                      const std::vector<std::int64_t>& plane_count, double lo, double hi,
-                      int ranks, double min_thickness) {
+                      const std::vector<std::int64_t>& plane_count, double lo, double hi, int ranks,
+                      double min_thickness) {
   assert(plane_pos.size() == plane_count.size() && ranks >= 1);
   std::vector<std::int64_t> per_slab;
   Slabs s;

@@ -15,7 +15,8 @@ std::vector<std::pair<std::string, std::string>> versions() {
   int len = 0;
   MPI_Get_library_version(mpi, &len);
   std::string mpi_version(mpi, static_cast<std::size_t>(len));
-  if (auto cut = mpi_version.find_first_of(",\n"); cut != std::string::npos) mpi_version.resize(cut);
+  if (auto cut = mpi_version.find_first_of(",\n"); cut != std::string::npos)
+    mpi_version.resize(cut);
   unsigned maj = 0, min = 0, rel = 0;
   H5get_libversion(&maj, &min, &rel);
   return {

@@ -11,8 +11,8 @@ namespace sphreverb {
 
 struct PairPhysics {
   KernelKind kernel = KernelKind::WendlandC2;
-  double h = 0.0;                    // m
-  double mass = 0.0;                 // kg
+  double h = 0.0;     // m
+  double mass = 0.0;  // kg
   Eos eos;
   double viscosity = 0.0;            // alpha
   double density_diffusion = 0.0;    // delta

@@ -64,8 +64,10 @@ struct CubicSpline {
 template <class Fn>
 decltype(auto) with_kernel(KernelKind kind, double h, Fn&& f) {
   switch (kind) {
-    case KernelKind::CubicSpline: return f(CubicSpline{h});
-    case KernelKind::WendlandC2: break;
+    case KernelKind::CubicSpline:
+      return f(CubicSpline{h});
+    case KernelKind::WendlandC2:
+      break;
   }
   return f(WendlandC2{h});
 }

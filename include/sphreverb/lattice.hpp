@@ -14,8 +14,8 @@
 namespace sphreverb {
 
 struct Lattice {
-  Vec3 origin;       // m, position of site (0, 0, 0)
-  double dx = 0.0;   // m
+  Vec3 origin;      // m, position of site (0, 0, 0)
+  double dx = 0.0;  // m
   int n[3] = {0, 0, 0};
 
   static Lattice from(const Scene& scene);

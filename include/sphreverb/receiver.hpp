@@ -41,7 +41,7 @@ class Receivers {
   double h_, mass_;
   std::vector<std::vector<std::uint32_t>> candidates_;  // per receiver; empty if not ours
   std::vector<char> ours_;
-  std::vector<double> pending_;                         // records x receivers
+  std::vector<double> pending_;  // records x receivers
   std::vector<std::vector<double>> series_;
 };
 

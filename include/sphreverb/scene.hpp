@@ -26,71 +26,77 @@ class SceneError : public std::runtime_error {
 enum class KernelKind { WendlandC2, CubicSpline };   // names "wendland_c2", "cubic_spline"
 enum class EosKind { Linear, IdealGasAdiabatic };    // names "linear", "ideal_gas"
 enum class ShapeKind { Rectangle, Disc, Cylinder };  // names "rectangle", "disc", "cylinder"
-enum class Drive { Displacement, Velocity, Acceleration };  // "displacement", "velocity", "acceleration"
+enum class Drive {
+  Displacement,
+  Velocity,
+  Acceleration
+};  // "displacement", "velocity", "acceleration"
 
 struct TimeSpec {
   double sample_rate = 44100.0;  // Hz, output (and input) audio rate, [1000, 384000]
-  int substeps = 0;              // time steps per audio sample; 0 = smallest count the CFL bound allows
-  double duration = 0.05;        // s, simulated time of stage 2, (0, 3600]
-  double cfl = 0.3;              // Courant number C of dt <= C h / c, (0, 1]
+  int substeps = 0;        // time steps per audio sample; 0 = smallest count the CFL bound allows
+  double duration = 0.05;  // s, simulated time of stage 2, (0, 3600]
+  double cfl = 0.3;        // Courant number C of dt <= C h / c, (0, 1]
 };
 
 struct EquilibriumSpec {
-  double energy = 1e-5;           // J, stage 1 ends when E = 1/2 sum m v^2 < energy, (0, 1e3]
-  std::int64_t max_steps = 20000; // step cap of stage 1, [10, 1e9]; reaching it is an error
-  double damping = 2000.0;        // 1/s, velocity relaxation rate applied in stage 1 only, [0, 1e7]
+  double energy = 1e-5;            // J, stage 1 ends when E = 1/2 sum m v^2 < energy, (0, 1e3]
+  std::int64_t max_steps = 20000;  // step cap of stage 1, [10, 1e9]; reaching it is an error
+  double damping = 2000.0;  // 1/s, velocity relaxation rate applied in stage 1 only, [0, 1e7]
 };
 
 struct FluidSpec {
-  double spacing = 0.015;         // m, lattice spacing dx, (0, 1]
-  double h_over_dx = 1.3;         // smoothing length h / dx, [1, 3]
-  double rest_density = 1.204;    // kg/m^3, rho0, (0, 1e4]
-  double sound_speed = 343.0;     // m/s, c0, (0, 1e4]
+  double spacing = 0.015;       // m, lattice spacing dx, (0, 1]
+  double h_over_dx = 1.3;       // smoothing length h / dx, [1, 3]
+  double rest_density = 1.204;  // kg/m^3, rho0, (0, 1e4]
+  double sound_speed = 343.0;   // m/s, c0, (0, 1e4]
   KernelKind kernel = KernelKind::WendlandC2;
   EosKind eos = EosKind::Linear;
-  double gamma = 1.4;             // adiabatic index of the ideal-gas EOS, [1, 3]
-  double viscosity = 0.0;         // Monaghan artificial-viscosity alpha, [0, 1]; 0 switches it off
-  double density_diffusion = 0.0; // delta of the delta-SPH term (Molteni & Colagrossi 2009), [0, 1]
+  double gamma = 1.4;      // adiabatic index of the ideal-gas EOS, [1, 3]
+  double viscosity = 0.0;  // Monaghan artificial-viscosity alpha, [0, 1]; 0 switches it off
+  double density_diffusion =
+      0.0;  // delta of the delta-SPH term (Molteni & Colagrossi 2009), [0, 1]
   double background_pressure = 0.0;  // Pa, added to p in the momentum equation, [0, 1e7]
-  double skin = 0.2;              // Verlet skin as a fraction of dx, [0.01, 1]
-  bool gradient_correction = true;  // scale grad W so the lattice's first moment is exact
-  Vec3 fill_min, fill_max;        // m, the box the lattice fills; defaults to [room] min/max
+  double skin = 0.2;                 // Verlet skin as a fraction of dx, [0.01, 1]
+  bool gradient_correction = true;   // scale grad W so the lattice's first moment is exact
+  Vec3 fill_min, fill_max;           // m, the box the lattice fills; defaults to [room] min/max
 };
 
 struct MaterialSpec {
   std::string name;
-  bool rigid = true;      // given as "absorption = 0": stiffness from the resolution, no damping
-  double stiffness = 0.0; // Pa/m, normal spring per unit wall area, [0, 1e15] (rigid: derived)
-  double damping = 0.0;   // Pa s/m (rayl), normal damper per unit wall area, [0, 1e7]
+  bool rigid = true;       // given as "absorption = 0": stiffness from the resolution, no damping
+  double stiffness = 0.0;  // Pa/m, normal spring per unit wall area, [0, 1e15] (rigid: derived)
+  double damping = 0.0;    // Pa s/m (rayl), normal damper per unit wall area, [0, 1e7]
 };
 
 struct RoomSpec {
-  bool present = false;   // a [room] section was given
-  Vec3 min, max;          // m, the box; six rectangle walls
-  std::string material;   // name of a [material.NAME] section, or "rigid" (built in)
+  bool present = false;  // a [room] section was given
+  Vec3 min, max;         // m, the box; six rectangle walls
+  std::string material;  // name of a [material.NAME] section, or "rigid" (built in)
 };
 
 struct BoundarySpec {
-  std::string name;       // NAME of [boundary.NAME]
+  std::string name;  // NAME of [boundary.NAME]
   ShapeKind shape = ShapeKind::Rectangle;
-  Vec3 center;            // m
-  Vec3 normal;            // unit (normalised by the parser); cylinder: the axis
-  double width = 0.0;     // m, rectangle: "size = W H" along u = normalised(normal x ref) ...
-  double height = 0.0;    // m, ... and v = normal x u (ref = z unless normal is along z, then x);
-                          //    cylinder: length along the axis
-  double radius = 0.0;    // m, disc and cylinder
-  std::string material;   // name of a [material.NAME] section, or "rigid"
+  Vec3 center;           // m
+  Vec3 normal;           // unit (normalised by the parser); cylinder: the axis
+  double width = 0.0;    // m, rectangle: "size = W H" along u = normalised(normal x ref) ...
+  double height = 0.0;   // m, ... and v = normal x u (ref = z unless normal is along z, then x);
+                         //    cylinder: length along the axis
+  double radius = 0.0;   // m, disc and cylinder
+  std::string material;  // name of a [material.NAME] section, or "rigid"
 };
 
 struct EmitterSpec {
-  std::string input = "impulse";  // "impulse", "sweep" or a WAV path (resolved against the scene dir)
-  bool builtin = true;            // input is "impulse" or "sweep"
-  Vec3 center;                    // m, rest position of the disc centre
-  Vec3 normal{1.0, 0.0, 0.0};     // unit, the disc moves along it
-  double radius = 0.025;          // m, (0, 10]
-  double deflection = 1e-5;       // m, k of x = x_rest + k s(t) (Wolfe & Semwal Eq. 5/7), (0, 0.1]
+  std::string input =
+      "impulse";               // "impulse", "sweep" or a WAV path (resolved against the scene dir)
+  bool builtin = true;         // input is "impulse" or "sweep"
+  Vec3 center;                 // m, rest position of the disc centre
+  Vec3 normal{1.0, 0.0, 0.0};  // unit, the disc moves along it
+  double radius = 0.025;       // m, (0, 10]
+  double deflection = 1e-5;    // m, k of x = x_rest + k s(t) (Wolfe & Semwal Eq. 5/7), (0, 0.1]
   Drive drive = Drive::Displacement;
-  std::string material = "rigid"; // the disc's wall material
+  std::string material = "rigid";  // the disc's wall material
 };
 
 struct ReceiverSpec {
@@ -107,35 +113,35 @@ struct OutputSpec {
 
 // Quantities derived from the keys, in SI units.
 struct Derived {
-  double h = 0.0;              // m, smoothing length
-  double support = 0.0;        // m, kernel support radius (2h)
-  double skin = 0.0;           // m, Verlet skin
-  double halo_width = 0.0;     // m, support + skin: halo depth and minimum slab thickness
-  double particle_mass = 0.0;  // kg, rho0 dx^3
-  double dt_cfl = 0.0;         // s, CFL bound C h / c
-  double dt_wall = 0.0;        // s, stability bound of the stiffest wall spring (inf if none)
-  double dt = 0.0;             // s, the time step, 1 / (sample_rate * substeps)
-  int substeps = 0;            // actual substeps per audio sample
-  std::int64_t steps = 0;      // stage-2 steps, round(duration * sample_rate) * substeps
-  std::int64_t samples = 0;    // output samples per receiver, round(duration * sample_rate)
+  double h = 0.0;                // m, smoothing length
+  double support = 0.0;          // m, kernel support radius (2h)
+  double skin = 0.0;             // m, Verlet skin
+  double halo_width = 0.0;       // m, support + skin: halo depth and minimum slab thickness
+  double particle_mass = 0.0;    // kg, rho0 dx^3
+  double dt_cfl = 0.0;           // s, CFL bound C h / c
+  double dt_wall = 0.0;          // s, stability bound of the stiffest wall spring (inf if none)
+  double dt = 0.0;               // s, the time step, 1 / (sample_rate * substeps)
+  int substeps = 0;              // actual substeps per audio sample
+  std::int64_t steps = 0;        // stage-2 steps, round(duration * sample_rate) * substeps
+  std::int64_t samples = 0;      // output samples per receiver, round(duration * sample_rate)
   double rigid_stiffness = 0.0;  // Pa/m, stiffness used for "absorption = 0" walls
-  double f_max = 0.0;          // Hz, highest usable frequency, c / (ppw_min dx)
+  double f_max = 0.0;            // Hz, highest usable frequency, c / (ppw_min dx)
   static constexpr double ppw_min = 20.0;  // particle spacings per wavelength assumed for f_max
 };
 
 struct Scene {
-  std::string path;   // the scene file as given
-  std::string text;   // its full text (echoed into summary.json and, later, checkpoints)
+  std::string path;  // the scene file as given
+  std::string text;  // its full text (echoed into summary.json and, later, checkpoints)
   std::map<std::string, std::string> overrides;  // dotted key -> value, from the command line
 
   TimeSpec time;
   EquilibriumSpec equilibrium;
   FluidSpec fluid;
   RoomSpec room;
-  std::vector<MaterialSpec> materials;    // in file order; "rigid" is always present
-  std::vector<BoundarySpec> boundaries;   // in file order
+  std::vector<MaterialSpec> materials;   // in file order; "rigid" is always present
+  std::vector<BoundarySpec> boundaries;  // in file order
   EmitterSpec emitter;
-  std::vector<ReceiverSpec> receivers;    // in file order; at least one
+  std::vector<ReceiverSpec> receivers;  // in file order; at least one
   OutputSpec output;
   Derived derived;
 

@@ -30,8 +30,8 @@ Signal read_wav(const std::string& path);
 // Writes `channels` (one vector per channel, equal lengths) as a WAV file. `pcm16`: 16-bit PCM,
 // samples clipped to [-1, 1]; otherwise 32-bit float with the values as given. The file is written
 // to PATH.partial and renamed to PATH only when complete, so a PATH that exists is whole.
-void write_wav(const std::string& path, double rate, const std::vector<std::vector<double>>& channels,
-               bool pcm16);
+void write_wav(const std::string& path, double rate,
+               const std::vector<std::vector<double>>& channels, bool pcm16);
 
 // Band-limited resampling from in.rate to `rate` (windowed-sinc interpolation; the cut-off is
 // 0.45 * min(in.rate, rate) so nothing aliases). Identity (a copy) when the rates are equal.

@@ -34,9 +34,9 @@ class EquilibriumError : public CollectiveError {
 
 // The decomposition a scene allows: computed identically on every rank, no communication.
 struct Decomposition {
-  int axis = 0;                          // longest axis of the fill box
-  std::vector<double> plane_pos;        // lattice planes along the axis
-  std::vector<std::int64_t> plane_count; // air particles per plane
+  int axis = 0;                           // longest axis of the fill box
+  std::vector<double> plane_pos;          // lattice planes along the axis
+  std::vector<std::int64_t> plane_count;  // air particles per plane
   std::int64_t particles = 0;
   int max_ranks = 1;
   static Decomposition of(const Scene& scene);
@@ -80,7 +80,7 @@ class Simulation {
  private:
   void rebuild();
   void refresh(FieldSet fields);
-  bool moved_half_skin();  // collective
+  bool moved_half_skin();             // collective
   EmitterState drive(bool acoustic);  // rank 0 computes, everyone receives
 
   Scene scene_;

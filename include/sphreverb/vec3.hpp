@@ -12,9 +12,24 @@ struct Vec3 {
   constexpr double operator[](int axis) const { return axis == 0 ? x : (axis == 1 ? y : z); }
   constexpr double& operator[](int axis) { return axis == 0 ? x : (axis == 1 ? y : z); }
 
-  constexpr Vec3& operator+=(const Vec3& o) { x += o.x; y += o.y; z += o.z; return *this; }
-  constexpr Vec3& operator-=(const Vec3& o) { x -= o.x; y -= o.y; z -= o.z; return *this; }
-  constexpr Vec3& operator*=(double s) { x *= s; y *= s; z *= s; return *this; }
+  constexpr Vec3& operator+=(const Vec3& o) {
+    x += o.x;
+    y += o.y;
+    z += o.z;
+    return *this;
+  }
+  constexpr Vec3& operator-=(const Vec3& o) {
+    x -= o.x;
+    y -= o.y;
+    z -= o.z;
+    return *this;
+  }
+  constexpr Vec3& operator*=(double s) {
+    x *= s;
+    y *= s;
+    z *= s;
+    return *this;
+  }
   friend constexpr bool operator==(const Vec3&, const Vec3&) = default;
 };
 

@@ -36,7 +36,9 @@ class Json {
     return raw(s.str());
   }
   template <class T>
-  Json& field(const std::string& k, const T& v) { return key(k).value(v); }
+  Json& field(const std::string& k, const T& v) {
+    return key(k).value(v);
+  }
   template <class T>
   Json& array(const std::string& k, const std::vector<T>& v) {
     key(k).begin_array();
@@ -50,14 +52,26 @@ class Json {
     o << '"';
     for (unsigned char c : s) {
       switch (c) {
-        case '"': o << "\\\""; break;
-        case '\\': o << "\\\\"; break;
-        case '\n': o << "\\n"; break;
-        case '\t': o << "\\t"; break;
-        case '\r': o << "\\r"; break;
+        case '"':
+          o << "\\\"";
+          break;
+        case '\\':
+          o << "\\\\";
+          break;
+        case '\n':
+          o << "\\n";
+          break;
+        case '\t':
+          o << "\\t";
+          break;
+        case '\r':
+          o << "\\r";
+          break;
         default:
-          if (c < 0x20) o << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
-          else o << c;
+          if (c < 0x20)
+            o << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
+          else
+            o << c;
       }
     }
     o << '"';

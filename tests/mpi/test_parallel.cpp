@@ -134,8 +134,8 @@ size = 0.1 0.06
 }
 
 TEST(Parallel, ParticleCountAndMassAreConserved) {
-  const Scene s = parse_scene(box_scene(), "box.ini",
-                              {{"fluid.skin", "0.01"}, {"emitter.deflection", "2e-4"}});
+  const Scene s =
+      parse_scene(box_scene(), "box.ini", {{"fluid.skin", "0.01"}, {"emitter.deflection", "2e-4"}});
   const Record r = run(s, MPI_COMM_WORLD);
   if (world_rank() != 0) return;
   // 20 x 12 x 10 lattice sites; the disc (x = 0.0675 m, on a lattice plane, radius 3 cm) removes
@@ -259,7 +259,8 @@ TEST(Parallel, KineticEnergyIsIndependentOfTheDecomposition) {
   const Scene s = parse_scene(box_scene(), "box.ini");
   Simulation sim(s, MPI_COMM_WORLD);
   Particles p = sim.particles();
-  for (std::size_t i = 0; i < p.n_owned; ++i) p.vx[i] = 1e-3 * (1.0 + 1e-7 * static_cast<double>(p.id(i) % 977));
+  for (std::size_t i = 0; i < p.n_owned; ++i)
+    p.vx[i] = 1e-3 * (1.0 + 1e-7 * static_cast<double>(p.id(i) % 977));
   const double e_all = kinetic_energy(p, s.derived.particle_mass, 1e-22, MPI_COMM_WORLD);
   double e_sum = 0.0;
   for (std::size_t i = 0; i < p.n_owned; ++i)
