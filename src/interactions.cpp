@@ -38,61 +38,82 @@ double lattice_gradient_scale(KernelKind kind, double h_over_dx) {
 
 namespace {
 
-template <class Kernel>
-void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
-                   const Kernel& kernel, const std::vector<double>& por2) {
+// Geometry of one pair: x_ij, r^2 and F = (dW/dr)/r.
+struct Pair {
+  double dx, dy, dz, r2, F;
+};
+
+// The one neighbour loop: for each owned i, acc = start(i); then add(acc, i, j, pair) for every
+// neighbour j within the kernel support, in the list's (key) order; then finish(i, acc).
+template <class Kernel, class Start, class Add, class Finish>
+void for_each_pair(const Particles& p, const NeighbourList& nl, const Kernel& kernel, Start&& start,
+                   Add&& add, Finish&& finish) {
   const auto& off = nl.offsets();
   const auto& idx = nl.index();
-  const double m = phys.mass, alpha = phys.viscosity, c = phys.eos.c0, h = phys.h;
-  const double scale = phys.gradient_scale;
   const double r2max = kernel.support() * kernel.support();
   for (std::size_t i = 0; i < p.n_owned; ++i) {
+    auto acc = start(i);
     const double xi = p.x[i], yi = p.y[i], zi = p.z[i];
-    const double vxi = p.vx[i], vyi = p.vy[i], vzi = p.vz[i], rhoi = p.rho[i], pi = por2[i];
-    double ax = 0.0, ay = 0.0, az = 0.0;
     for (std::uint32_t k = off[i]; k < off[i + 1]; ++k) {
       const std::uint32_t j = idx[k];
       const double dx = xi - p.x[j], dy = yi - p.y[j], dz = zi - p.z[j];
       const double r2 = dx * dx + dy * dy + dz * dz;
       if (r2 >= r2max) continue;
-      const double F = scale * kernel.F(std::sqrt(r2));
-      double visc = 0.0;
-      if (alpha > 0.0) {
-        const double vdotx = (vxi - p.vx[j]) * dx + (vyi - p.vy[j]) * dy + (vzi - p.vz[j]) * dz;
-        visc = pair::artificial_viscosity(alpha, c, h, vdotx, r2, 0.5 * (rhoi + p.rho[j]));
-      }
-      const double s = pair::momentum(m, pi, por2[j], visc, F);
-      ax += s * dx, ay += s * dy, az += s * dz;
+      add(acc, i, j, Pair{dx, dy, dz, r2, kernel.F(std::sqrt(r2))});
     }
-    p.ax[i] = ax, p.ay[i] = ay, p.az[i] = az;
+    finish(i, acc);
   }
+}
+
+// Velocity and density of particle i, read once per particle rather than once per pair.
+struct Self {
+  double vx, vy, vz, rho;
+  Self(const Particles& p, std::size_t i) : vx(p.vx[i]), vy(p.vy[i]), vz(p.vz[i]), rho(p.rho[i]) {}
+  double vdotx(const Particles& p, std::uint32_t j, const Pair& q) const {
+    return (vx - p.vx[j]) * q.dx + (vy - p.vy[j]) * q.dy + (vz - p.vz[j]) * q.dz;
+  }
+};
+
+template <class Kernel>
+void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
+                   const Kernel& kernel, const std::vector<double>& por2) {
+  const double m = phys.mass, alpha = phys.viscosity, c = phys.eos.c0, h = phys.h;
+  const double scale = phys.gradient_scale;
+  struct Acc : Self {
+    double p_over_rho2;
+    double ax = 0.0, ay = 0.0, az = 0.0;
+  };
+  for_each_pair(
+      p, nl, kernel,
+      [&](std::size_t i) {
+        return Acc{Self(p, i), por2[i]};
+      },
+      [&](Acc& a, std::size_t, std::uint32_t j, const Pair& q) {
+        const double visc = alpha > 0.0 ? pair::artificial_viscosity(alpha, c, h, a.vdotx(p, j, q),
+                                                                     q.r2, 0.5 * (a.rho + p.rho[j]))
+                                        : 0.0;
+        const double s = pair::momentum(m, a.p_over_rho2, por2[j], visc, scale * q.F);
+        a.ax += s * q.dx, a.ay += s * q.dy, a.az += s * q.dz;
+      },
+      [&](std::size_t i, const Acc& a) { p.ax[i] = a.ax, p.ay[i] = a.ay, p.az[i] = a.az; });
 }
 
 template <class Kernel>
 void continuity_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                      const Kernel& kernel) {
-  const auto& off = nl.offsets();
-  const auto& idx = nl.index();
   const double m = phys.mass, delta = phys.density_diffusion, c = phys.eos.c0, h = phys.h;
   const double scale = phys.gradient_scale;
-  const double r2max = kernel.support() * kernel.support();
-  for (std::size_t i = 0; i < p.n_owned; ++i) {
-    const double xi = p.x[i], yi = p.y[i], zi = p.z[i];
-    const double vxi = p.vx[i], vyi = p.vy[i], vzi = p.vz[i], rhoi = p.rho[i];
+  struct Acc : Self {
     double drho = 0.0;
-    for (std::uint32_t k = off[i]; k < off[i + 1]; ++k) {
-      const std::uint32_t j = idx[k];
-      const double dx = xi - p.x[j], dy = yi - p.y[j], dz = zi - p.z[j];
-      const double r2 = dx * dx + dy * dy + dz * dz;
-      if (r2 >= r2max) continue;
-      const double F = kernel.F(std::sqrt(r2));
-      const double vdotx = (vxi - p.vx[j]) * dx + (vyi - p.vy[j]) * dy + (vzi - p.vz[j]) * dz;
-      drho += pair::continuity(m, vdotx, scale * F);
-      if (delta > 0.0)
-        drho += pair::density_diffusion(delta, h, c, rhoi, p.rho[j], r2, F, m / p.rho[j]);
-    }
-    p.drho[i] = drho;
-  }
+  };
+  for_each_pair(
+      p, nl, kernel, [&](std::size_t i) { return Acc{Self(p, i)}; },
+      [&](Acc& a, std::size_t, std::uint32_t j, const Pair& q) {
+        a.drho += pair::continuity(m, a.vdotx(p, j, q), scale * q.F);
+        if (delta > 0.0)
+          a.drho += pair::density_diffusion(delta, h, c, a.rho, p.rho[j], q.r2, q.F, m / p.rho[j]);
+      },
+      [&](std::size_t i, const Acc& a) { p.drho[i] = a.drho; });
 }
 
 }  // namespace

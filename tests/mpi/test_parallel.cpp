@@ -30,6 +30,23 @@ int world_size() {
   return s;
 }
 
+// Concatenates every rank's `mine` in rank order: on rank 0 only, or (everywhere) on every rank.
+std::vector<double> gather_doubles(const std::vector<double>& mine, bool everywhere) {
+  const int n = static_cast<int>(mine.size());
+  std::vector<int> counts(world_size()), displs(world_size());
+  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (int r = 1; r < world_size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  const int total = displs.back() + counts.back();
+  std::vector<double> all(everywhere || world_rank() == 0 ? total : 0);
+  if (everywhere)
+    MPI_Allgatherv(mine.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
+                   MPI_COMM_WORLD);
+  else
+    MPI_Gatherv(mine.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
+                MPI_COMM_WORLD);
+  return all;
+}
+
 // A 0.3 x 0.18 x 0.15 m rigid box at 1.5 cm (2160 particles), two receivers, one next to the
 // middle (the 2-rank cut), 2 ms of an impulse.
 std::string box_scene(const std::string& extra = "") {
@@ -154,13 +171,7 @@ std::map<std::int64_t, std::vector<double>> gather(const Particles& p, bool halo
   for (std::size_t i = first; i < last; ++i)
     mine.insert(mine.end(), {static_cast<double>(p.key[i]), p.x[i], p.y[i], p.z[i], p.vx[i],
                              p.vy[i], p.vz[i], p.rho[i]});
-  int n = static_cast<int>(mine.size());
-  std::vector<int> counts(world_size()), displs(world_size());
-  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  for (int r = 1; r < world_size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<double> all(world_rank() == 0 ? displs.back() + counts.back() : 0);
-  MPI_Gatherv(mine.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
-              MPI_COMM_WORLD);
+  const std::vector<double> all = gather_doubles(mine, false);
   std::map<std::int64_t, std::vector<double>> out;
   for (std::size_t k = 0; k < all.size(); k += 8)
     out[static_cast<std::int64_t>(all[k])].assign(all.begin() + k + 1, all.begin() + k + 8);
@@ -196,13 +207,7 @@ TEST(Parallel, HaloHoldsEveryParticleWithinTheHaloWidthOfTheSlab) {
   std::vector<double> mine;
   for (std::size_t i = 0; i < p.n_owned; ++i)
     mine.insert(mine.end(), {static_cast<double>(p.key[i]), p.x[i], p.y[i], p.z[i]});
-  int n = static_cast<int>(mine.size());
-  std::vector<int> counts(world_size()), displs(world_size());
-  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  for (int r = 1; r < world_size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<double> all(displs.back() + counts.back());
-  MPI_Allgatherv(mine.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
-                 MPI_COMM_WORLD);
+  const std::vector<double> all = gather_doubles(mine, true);
   std::vector<std::int64_t> halo_keys(p.key.begin() + p.n_owned,
                                       p.key.begin() + p.n_owned + p.n_halo);
   std::sort(halo_keys.begin(), halo_keys.end());
@@ -270,13 +275,7 @@ TEST(Parallel, KineticEnergyIsIndependentOfTheDecomposition) {
   // The same particles, all on one rank, give the same bits.
   std::vector<double> v;
   for (std::size_t i = 0; i < p.n_owned; ++i) v.push_back(p.vx[i]);
-  int n = static_cast<int>(v.size());
-  std::vector<int> counts(world_size()), displs(world_size());
-  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  for (int r = 1; r < world_size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<double> all(world_rank() == 0 ? displs.back() + counts.back() : 0);
-  MPI_Gatherv(v.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
-              MPI_COMM_WORLD);
+  const std::vector<double> all = gather_doubles(v, false);
   if (world_rank() != 0) return;
   Particles q;
   q.resize(all.size());
