@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
 #include <sstream>
 
 #include "detail/json.hpp"
@@ -68,7 +69,7 @@ Signal load_input(const Scene& s) {
 // copies and ghosts add their share through `copies`).
 double bytes_per_particle(const Scene& s, double copies) {
   const double list_radius = s.derived.halo_width / s.fluid.spacing;
-  const double listed = 4.0 / 3.0 * M_PI * list_radius * list_radius * list_radius;
+  const double listed = 4.0 / 3.0 * std::numbers::pi * list_radius * list_radius * list_radius;
   const double fields = 15 * 8.0, rebuild_copy = 3 * 8.0, scratch = 8.0;
   return fields * (1.0 + copies) + rebuild_copy + scratch * (1.0 + copies) + 4.0 * (listed + 1.0);
 }
@@ -196,9 +197,8 @@ int run_command(const Command& cmd, MPI_Comm comm) {
 
     code = kExitRunFailed;
     Simulation sim(scene, comm);  // DecompositionError: bad input
-    const Decomposition dec = Decomposition::of(scene);
     if (rank == 0) {
-      std::istringstream lines(describe(scene, dec, size_of(comm)));
+      std::istringstream lines(describe(scene, sim.decomposition(), size_of(comm)));
       for (std::string line; std::getline(lines, line);) log->info("{}", line);
     }
     const StageStats st1 = sim.equilibrate();

@@ -39,7 +39,8 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
       physics_(PairPhysics::from(scene)) {
   MPI_Comm_rank(comm_, &rank_), MPI_Comm_size(comm_, &size_);
   const Derived& d = scene_.derived;
-  const Decomposition dec = Decomposition::of(scene_);
+  decomposition_ = Decomposition::of(scene_);
+  const Decomposition& dec = decomposition_;
   slabs_ =
       Slabs::balanced(dec.axis, dec.plane_pos, dec.plane_count, scene_.fluid.fill_min[dec.axis],
                       scene_.fluid.fill_max[dec.axis], size_, d.halo_width);

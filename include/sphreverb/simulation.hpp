@@ -70,6 +70,7 @@ class Simulation {
   const Particles& particles() const { return p_; }
   const Receivers& receivers() const { return receivers_; }
   const Slabs& slabs() const { return slabs_; }
+  const Decomposition& decomposition() const { return decomposition_; }
   std::int64_t global_particles() const { return global_particles_; }
   std::int64_t rebuilds() const { return rebuilds_; }
   // Collective: owned particles per rank (on every rank).
@@ -86,6 +87,7 @@ class Simulation {
   Scene scene_;
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
+  Decomposition decomposition_;
   Slabs slabs_;
   std::vector<Wall> walls_;
   MirrorWalls mirror_;

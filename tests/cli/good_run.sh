@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# End to end success: a 48 kHz stereo 16-bit WAV drives the default scene (resampled to 44.1 kHz)
+# for 3 ms on 2 ranks, then the built-in sweep; checks exit 0, the files, and summary.json.
+#   good_run.sh SPHREVERB SOURCE_DIR WORK_DIR
+set -euo pipefail
+exe=$1 src=$2 work=$3
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+rm -rf "$work" && mkdir -p "$work"
+/usr/bin/python3 - "$work/music.wav" <<'PY'
+import sys
+import numpy as np
+import scipy.io.wavfile as w
+t = np.arange(480) / 48000.0
+left, right = np.sin(2 * np.pi * 440 * t), 0.5 * np.sin(2 * np.pi * 660 * t)
+w.write(sys.argv[1], 48000, (np.stack([left, right], 1) * 20000).astype(np.int16))
+PY
+mpiexec -n 2 "$exe" run "$src/configs/small_room.ini" --out "$work/wav" --time.duration 0.003 \
+  --emitter.input "$work/music.wav" --output.normalize false
+mpiexec -n 1 "$exe" run "$src/configs/small_room.ini" --out "$work/sweep" --time.duration 0.003 \
+  --emitter.input sweep --emitter.drive velocity
+/usr/bin/python3 - "$work" <<'PY'
+import json, sys
+import numpy as np
+import scipy.io.wavfile as w
+work = sys.argv[1]
+for run, ranks in (("wav", 2), ("sweep", 1)):
+    s = json.load(open(f"{work}/{run}/summary.json"))
+    for key in ("particles", "steps", "wall_seconds", "particle_steps_per_second", "ranks",
+                "particles_per_rank", "neighbours_per_particle", "versions", "scene"):
+        assert key in s, f"{run}: summary.json lacks {key}"
+    assert s["ranks"] == ranks and sum(s["particles_per_rank"]) == s["particles"] == 35640, s
+    assert s["steps"] == round(0.003 * 44100) * s["derived"]["substeps"], s["steps"]
+    assert s["scene_overrides"]["time.duration"] == "0.003"
+    for name in ("left", "right"):
+        rate, raw = w.read(f"{work}/{run}/{name}.raw.wav")
+        rate16, pcm = w.read(f"{work}/{run}/{name}.wav")
+        assert rate == rate16 == 44100 and raw.dtype == np.float32 and pcm.dtype == np.int16
+        assert len(raw) == len(pcm) == round(0.003 * 44100)
+        assert np.all(np.isfinite(raw)) and np.abs(raw).max() > 0, f"{run}/{name}: silent"
+    print(f"ok {run}: {s['particles']} particles, {s['steps']} steps, peak "
+          f"{max(r['peak_Pa'] for r in s['receivers']):.3g} Pa")
+print("2 passed, 0 failed")
+PY
