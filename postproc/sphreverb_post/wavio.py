@@ -5,6 +5,7 @@ The solver writes ``NAME.raw.wav`` (32-bit float, pascals) and ``NAME.wav``
 to [-1, 1).
 """
 import os
+import warnings
 
 import numpy as np
 from scipy.io import wavfile
@@ -16,7 +17,10 @@ def read_wav(path):
     Multi-channel files are averaged to mono.  Raises ``FileNotFoundError`` if
     the file does not exist and ``ValueError`` if it cannot be parsed.
     """
-    rate, data = wavfile.read(path)
+    with warnings.catch_warnings():
+        # libsndfile's float WAVs carry a 'fact' chunk, which scipy skips with a warning.
+        warnings.simplefilter("ignore", wavfile.WavFileWarning)
+        rate, data = wavfile.read(path)
     if data.dtype.kind == "i":
         x = data.astype(np.float64) / float(2 ** (8 * data.dtype.itemsize - 1))
     elif data.dtype.kind == "u":        # 8-bit PCM is unsigned, centred on 128
