@@ -85,9 +85,9 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << "  particles            " << dec.particles << " (spacing " << s.fluid.spacing * 1e3
     << " mm, h = " << d.h * 1e3 << " mm, " << to_string(s.fluid.kernel) << ")\n"
     << "  time step            " << d.dt * 1e6 << " us = 1/(" << s.time.sample_rate << " Hz x "
-    << d.substeps << " substeps); CFL bound " << d.dt_cfl * 1e6 << " us"
-    << (std::isfinite(d.dt_wall) ? ", wall bound " + std::to_string(d.dt_wall * 1e6) + " us" : "")
-    << "\n"
+    << d.substeps << " substeps); CFL bound " << d.dt_cfl * 1e6 << " us";
+  if (std::isfinite(d.dt_wall)) o << ", wall bound " << d.dt_wall * 1e6 << " us";
+  o << "\n"
     << "  steps                " << d.steps << " for " << s.time.duration * 1e3 << " ms ("
     << d.samples << " samples), plus stage 1 (at most " << s.equilibrium.max_steps << ")\n"
     << "  particle-steps       " << static_cast<double>(dec.particles * d.steps) << "\n"
