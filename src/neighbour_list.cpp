@@ -78,8 +78,9 @@ void NeighbourList::build(const Particles& p, double radius) {
               [&](std::uint32_t a, std::uint32_t b) { return p.key[a] < p.key[b]; });
     index_.insert(index_.end(), found.begin(), found.end());
     if (index_.size() > std::numeric_limits<std::uint32_t>::max())
-      throw std::length_error("neighbour list of one rank exceeds 2^32 entries (~45 million "
-                              "particles per rank): use more ranks");
+      throw std::length_error(
+          "neighbour list of one rank exceeds 2^32 entries (~45 million "
+          "particles per rank): use more ranks");
     offsets_[i + 1] = static_cast<std::uint32_t>(index_.size());
   }
   index_.shrink_to_fit();
