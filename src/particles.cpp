@@ -23,16 +23,6 @@ void Particles::drop_copies() {
   n_halo = n_ghost = 0;
 }
 
-void Particles::push_back_from(const Particles& src, std::size_t i) {
-  x.push_back(src.x[i]), y.push_back(src.y[i]), z.push_back(src.z[i]);
-  vx.push_back(src.vx[i]), vy.push_back(src.vy[i]), vz.push_back(src.vz[i]);
-  rho.push_back(src.rho[i]);
-  ax.push_back(src.ax[i]), ay.push_back(src.ay[i]), az.push_back(src.az[i]);
-  drho.push_back(src.drho[i]);
-  key.push_back(src.key[i]);
-  x0.push_back(src.x0[i]), y0.push_back(src.y0[i]), z0.push_back(src.z0[i]);
-}
-
 void Particles::copy_entry(std::size_t from, std::size_t to) {
   for_each_field(*this, [from, to](auto& v) { v[to] = v[from]; });
 }

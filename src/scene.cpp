@@ -913,48 +913,19 @@ Scene load_scene(const std::string& path, const std::map<std::string, std::strin
   return parse_scene(text.str(), path, overrides);
 }
 
-const char* to_string(KernelKind k) {
-  switch (k) {
-    case KernelKind::WendlandC2:
-      return "wendland_c2";
-    case KernelKind::CubicSpline:
-      return "cubic_spline";
-  }
+namespace {
+// The file name of an enumerator, from the same table the parser reads names with.
+template <class E>
+const char* name_of(const Names<E>& names, E value) {
+  for (const auto& [name, v] : names)
+    if (v == value) return name;
   return "?";
 }
+}  // namespace
 
-const char* to_string(EosKind k) {
-  switch (k) {
-    case EosKind::Linear:
-      return "linear";
-    case EosKind::IdealGasAdiabatic:
-      return "ideal_gas";
-  }
-  return "?";
-}
-
-const char* to_string(ShapeKind k) {
-  switch (k) {
-    case ShapeKind::Rectangle:
-      return "rectangle";
-    case ShapeKind::Disc:
-      return "disc";
-    case ShapeKind::Cylinder:
-      return "cylinder";
-  }
-  return "?";
-}
-
-const char* to_string(Drive k) {
-  switch (k) {
-    case Drive::Displacement:
-      return "displacement";
-    case Drive::Velocity:
-      return "velocity";
-    case Drive::Acceleration:
-      return "acceleration";
-  }
-  return "?";
-}
+const char* to_string(KernelKind k) { return name_of(kKernelNames, k); }
+const char* to_string(EosKind k) { return name_of(kEosNames, k); }
+const char* to_string(ShapeKind k) { return name_of(kShapeNames, k); }
+const char* to_string(Drive k) { return name_of(kDriveNames, k); }
 
 }  // namespace sphreverb

@@ -32,8 +32,6 @@ class Halo {
   // the owned particles were not reordered since.
   void refresh(Particles& p, FieldSet fields, MPI_Comm comm);
 
-  std::size_t sent() const { return send_[0].size() + send_[1].size(); }
-
  private:
   std::vector<std::size_t> send_[2];  // owned indices sent to the left [0] and right [1] neighbour
   std::size_t recv_[2] = {0, 0};      // copies received from the left and right neighbour

@@ -46,8 +46,6 @@ struct Particles {
   void resize(std::size_t n);
   // Drops halo copies and ghosts: size() becomes n_owned.
   void drop_copies();
-  // Appends particle i of `src` (all fields).
-  void push_back_from(const Particles& src, std::size_t i);
   // Copies entry `from` to entry `to` (all fields), for compaction.
   void copy_entry(std::size_t from, std::size_t to);
   // Reorders the owned particles: new i = old order[i]. order is a permutation of [0, n_owned).
