@@ -6,6 +6,10 @@ packages=(
   libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libboost-program-options-dev
   libsndfile1-dev libspdlog-dev libgtest-dev
   python3-numpy python3-scipy python3-matplotlib python3-h5py
+  # checkpoints in ParaView (tests, postproc/render_snapshot.py) and headless rendering
+  python3-paraview xvfb
+  # a one-node Slurm for testing jobs/ (scripts/slurm_local.sh)
+  slurmctld slurmd slurm-client munge
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The jobs/ batch scripts under a real one-node Slurm (scripts/slurm_local.sh):
+#  1. jobs/run.sbatch: a single run of a small box, 2 tasks;
+#  2. jobs/chain.sbatch: the same run, signalled in stage 2 as the wall-time warning would signal
+#     it (scancel --signal=USR1 --batch), checkpointed, requeued and restarted by Slurm; its WAVs
+#     must equal the single run's byte for byte;
+#  3. jobs/convergence_array.sbatch, if present: a job array, each task must finish.
+#   test_jobs.sh SOURCE_DIR WORK_DIR [EXE]
+# Exit 77 (ctest: skipped) when not root or Slurm is not installed.
+set -euo pipefail
+src=$(cd "$1" && pwd) work=$2 exe=${3:-$src/build/sphreverb}
+[[ $EUID -eq 0 ]] || { echo "skipped: needs root to run the Slurm daemons"; exit 77; }
+command -v sbatch > /dev/null || { echo "skipped: Slurm is not installed"; exit 77; }
+
+export SLURM_LOCAL_DIR=$work/slurm
+rm -rf "$work" && mkdir -p "$work"
+trap '"$src/scripts/slurm_local.sh" down || true' EXIT
+eval "$("$src/scripts/slurm_local.sh" up)"
+
+scene=$src/tests/validation/box_v4_coarse.ini
+extra="--time.duration 0.02 --output.checkpoint_every 0.002"
+
+# Waits for job $1 to leave the queue (at most $2 s); prints its final state from the job record.
+wait_job() {
+  local jid=$1 limit=$2 t=0
+  while squeue -h -j "$jid" 2> /dev/null | grep -q .; do
+    ((t++ < limit)) || { echo "job $jid still queued after $limit s" >&2; squeue; return 1; }
+    sleep 1
+  done
+  grep "^JobId=$jid " "$SLURM_LOCAL_DIR/log/jobcomp.txt" | tail -n 1 | sed 's/.*JobState=\([A-Z_]*\).*/\1/'
+}
+
+cd "$src"  # jobs/ scripts are submitted from the repository root
+single=$(sbatch --parsable --ntasks=2 --output="$work/single-%j.out" \
+  --export=ALL,SCENE="$scene",OUT="$work/single",EXE="$exe",EXTRA="$extra" jobs/run.sbatch)
+state=$(wait_job "$single" 300)
+[[ $state == COMPLETED ]] || { cat "$work"/single-*.out; echo "single run: $state" >&2; exit 1; }
+echo "single run: job $single $state"
+
+chain=$(sbatch --parsable --ntasks=2 --output="$work/chain-%j.out" \
+  --export=ALL,SCENE="$scene",OUT="$work/chain",EXE="$exe",EXTRA="$extra" jobs/chain.sbatch)
+# Signal once stage 2 has written a checkpoint (so the restart has recording to continue).
+for _ in $(seq 1 300); do
+  grep -q "stage 2 (acoustic): step" "$work/chain/sphreverb.log" 2> /dev/null && break
+  sleep 0.5
+done
+grep -q "stage 2 (acoustic): step" "$work/chain/sphreverb.log" ||
+  { cat "$work"/chain-*.out; echo "chain: stage 2 never started" >&2; exit 1; }
+scancel --signal=USR1 --batch "$chain"
+echo "chain: job $chain signalled with USR1 in stage 2"
+state=$(wait_job "$chain" 600)
+out=$work/chain-$chain.out
+cat "$out"
+[[ $state == COMPLETED ]] || { echo "chain: $state" >&2; exit 1; }
+grep -q "slot 0 checkpointed; requeueing" "$out" || { echo "chain: slot 0 did not checkpoint" >&2; exit 1; }
+grep -q "slot 1: restarting from" "$out" || { echo "chain: no restarted slot" >&2; exit 1; }
+for f in corner.wav corner.raw.wav; do
+  cmp "$work/single/$f" "$work/chain/$f" || { echo "chain: $f differs from the single run" >&2; exit 1; }
+done
+echo "chain: checkpointed, requeued, restarted; WAVs equal the single run's byte for byte"
+
+if [[ -f jobs/convergence_array.sbatch ]]; then
+  arr=$(sbatch --parsable --output="$work/conv-%A_%a.out" \
+    --export=ALL,SCENE="$src/tests/validation/box_v4_coarse.ini",OUT="$work/conv",EXE="$exe" \
+    jobs/convergence_array.sbatch)
+  wait_job "$arr" 900 > /dev/null || true
+  bad=$(grep "^JobId=" "$SLURM_LOCAL_DIR/log/jobcomp.txt" | grep -c "ArrayJobId=$arr.*JobState=[^C]" || true)
+  n=$(grep -c "ArrayJobId=$arr " "$SLURM_LOCAL_DIR/log/jobcomp.txt" || true)
+  echo "convergence array $arr: $n tasks recorded, $bad not completed"
+  ((n > 0 && bad == 0)) || { cat "$work"/conv-*.out; exit 1; }
+fi
+echo "slurm jobs: all passed"
