@@ -48,6 +48,14 @@ grep -q "stage 2 (acoustic): step" "$work/chain/sphreverb.log" ||
   { cat "$work"/chain-*.out; echo "chain: stage 2 never started" >&2; exit 1; }
 scancel --signal=USR1 --batch "$chain"
 echo "chain: job $chain signalled with USR1 in stage 2"
+# Slurm holds a requeued job back (BeginTime ~2 min ahead); release it at once once it is pending.
+for _ in $(seq 1 300); do
+  if squeue -h -j "$chain" -o '%T %r' 2> /dev/null | grep -q '^PENDING'; then
+    scontrol update JobId="$chain" StartTime=now && break
+  fi
+  squeue -h -j "$chain" 2> /dev/null | grep -q . || break
+  sleep 0.5
+done
 state=$(wait_job "$chain" 600)
 out=$work/chain-$chain.out
 cat "$out"
