@@ -89,8 +89,10 @@ def lundeby(e, rate, first_interval=0.01, blocks_per_10db=5, max_iter=5):
 
     Returns a dict: crossing (s), noise (mean power per sample), peak (largest block power),
     dynamic_range_db (10 log10 peak/noise), late (a, b) of the late-decay line
-    level_dB(t) = a + b t of the block power re 1, and ok (False if no decay could be fitted; then
-    crossing is the record end and late is None).
+    level_dB(t) = a + b t of the block power re 1 (noise removed), ok (False if no decay could be
+    fitted; then crossing is the record end and late is None) and stationary (False if the
+    "noise" interval still decays by 3 dB or more: no floor was reached, crossing = record end,
+    and the level at the end stands in for the noise in dynamic_range_db).
     """
     e = np.asarray(e, dtype=np.float64)
     n_all = len(e)
@@ -103,6 +105,7 @@ def lundeby(e, rate, first_interval=0.01, blocks_per_10db=5, max_iter=5):
     i_max = int(np.argmax(lvl))
     peak = p[i_max]
     result = {"crossing": t_end, "noise": noise, "peak": peak, "late": None, "ok": False,
+              "stationary": False,
               "dynamic_range_db": float(_db(peak) - _db(noise))}
     sel = np.arange(i_max, len(lvl))
     above = lvl[sel] > _db(noise) + 10.0
@@ -124,6 +127,9 @@ def lundeby(e, rate, first_interval=0.01, blocks_per_10db=5, max_iter=5):
         i_noise = min(int(t_noise * rate), int(0.9 * n_all))
         noise = e[i_noise:].mean()
         lo, hi = _db(noise) + 5.0, _db(noise) + 20.0
+        # Levels of the decay alone (noise power removed), so the late fit is not flattened
+        # by the floor it approaches; the fit range is still 5-20 dB above the noise.
+        lvl = _db(np.maximum(p - noise, 1e-300))
         idx = np.arange(i_max, len(lvl))
         first_hi = idx[np.argmax(lvl[idx] < hi)] if (lvl[idx] < hi).any() else None
         first_lo = idx[np.argmax(lvl[idx] < lo)] if (lvl[idx] < lo).any() else len(lvl)
@@ -140,7 +146,22 @@ def lundeby(e, rate, first_interval=0.01, blocks_per_10db=5, max_iter=5):
         if converged:
             break
     peak = p[i_max]
-    result.update(crossing=float(tc), noise=float(noise), peak=float(peak), late=late, ok=True,
+    # A real floor is stationary: the two halves of the noise interval agree within 3 dB. If
+    # the record is still decaying there (no floor reached), keep all of it: t_c = end.
+    rest = e[min(int(tc * rate + 10.0 / -b * rate), int(0.9 * n_all)):]
+    h = len(rest) // 2
+    stationary = h > 0 and abs(_db(rest[:h].mean()) - _db(rest[h:].mean())) < 3.0
+    if not stationary:
+        # Still decaying: the late line is the raw block levels' last 20 dB (nothing to remove).
+        raw = _db(p)
+        sel = np.arange(i_max, len(raw))
+        sel = sel[raw[sel] < raw[-1] + 20.0]
+        if len(sel) >= 2:
+            a2, b2 = _line(tb[sel], raw[sel])
+            if b2 < 0.0:
+                late = (a2, b2)
+    result.update(crossing=float(tc) if stationary else t_end, noise=float(noise),
+                  peak=float(peak), late=late, ok=True, stationary=bool(stationary),
                   dynamic_range_db=float(_db(peak) - _db(noise)))
     return result
 
@@ -157,7 +178,7 @@ class EnergyDecay:
         self.rate = rate
         self.nc = int(min(round(floor["crossing"] * rate), len(e))) if floor["ok"] else len(e)
         self.e = np.asarray(e[:self.nc], dtype=np.float64)
-        if subtract_noise and floor["ok"]:
+        if subtract_noise and floor["ok"] and floor["stationary"]:
             self.e = self.e - floor["noise"]
         self.tc = self.nc / rate
         if floor["ok"] and floor["late"] is not None:
@@ -274,7 +295,8 @@ def band_parameters(h, rate, bandwidth=None, pre=0):
                             if out["T30"] and out["T20"] else None)
     out.update(valid=valid, reason=reason, dynamic_range_db=dr,
                noise_floor_db=float(_db(floor["noise"]) - _db(floor["peak"])),
-               crossing_s=dec.tc, noise_floor_found=bool(floor["ok"]))
+               crossing_s=dec.tc,
+               noise_floor_found=bool(floor["ok"] and floor["stationary"]))
     return out
 
 

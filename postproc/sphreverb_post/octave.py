@@ -11,7 +11,7 @@ with x the normalised band-pass frequency, so the design band is widened such th
 response is exactly -3 dB at the IEC band edges: per pass the -3 dB bandwidth is
 B' = B / (sqrt(2) - 1)^(1/(2N)) in the bilinear-warped analogue frequency
 Omega = 2 fs tan(pi f / fs) (the same pre-warping scipy's ``butter`` applies), with the geometric
-centre kept. Combined: 0 dB at f_m, -3 dB at f_1 and f_2, about -39 dB one octave away.
+centre kept. Combined: 0 dB at f_m, -3 dB at f_1 and f_2, -32 dB one octave away.
 """
 import numpy as np
 from scipy import signal
