@@ -52,7 +52,7 @@ def spectrum(ax, x, rate, room=None, c=343.0, fmax=None, max_modes=60):
 
 def spectrogram(ax, x, rate):
     nper = min(len(x), max(64, int(2 ** np.round(np.log2(rate * 0.01)))))
-    f, t, S = signal.spectrogram(x, rate, nperseg=nper, noverlap=nper * 3 // 4)
+    f, t, S = signal.spectrogram(x, rate, window="hann", nperseg=nper, noverlap=nper * 3 // 4)
     Sdb = 10.0 * np.log10(np.maximum(S, 1e-300) / max(S.max(), 1e-300))
     ax.pcolormesh(1000.0 * t, f, Sdb, vmin=-80, vmax=0, shading="auto", cmap="magma")
     ax.set(xlabel="time (ms)", ylabel="frequency (Hz)", title="spectrogram (dB re max)")
