@@ -282,10 +282,14 @@ def band_parameters(h, rate, bandwidth=None, pre=0):
         out[name] = 10.0 * np.log10(early / late) if early > 0.0 and late > 0.0 else None
     out["D50"] = dec.before(t_pre + 0.05) / total if total > 0.0 else None
     out["Ts"] = dec.centre_time() - t_pre if total > 0.0 else None
-    for name in ("C50", "C80", "D50", "Ts"):
+    length = len(e) / rate - t_pre
+    for name, needs in (("C50", 0.05), ("C80", 0.08), ("D50", 0.05), ("Ts", 0.0)):
         why = []
         if out[name] is None:
             why.append("no energy")
+        if length < needs:
+            why.append(f"record ends {1000 * length:.1f} ms after the onset, before "
+                       f"{1000 * needs:.0f} ms")
         if dr < NEEDED_DR["energy"]:
             why.append(f"peak-to-noise {dr:.1f} dB < {NEEDED_DR['energy']:g} dB")
         valid[name] = not why
@@ -295,7 +299,7 @@ def band_parameters(h, rate, bandwidth=None, pre=0):
                             if out["T30"] and out["T20"] else None)
     out.update(valid=valid, reason=reason, dynamic_range_db=dr,
                noise_floor_db=float(_db(floor["noise"]) - _db(floor["peak"])),
-               crossing_s=dec.tc,
+               crossing_s=dec.tc - t_pre,
                noise_floor_found=bool(floor["ok"] and floor["stationary"]))
     return out
 
