@@ -26,7 +26,8 @@ before t_c. The energy parameters need D >= 20 dB: the compensated tail then hol
 of the energy, so even a 50 % error in it moves C80 by less than 0.03 dB. In octave bands the
 filter's own decay must be short against the room's: we require B T >= 16 (B the bandwidth in
 Hz, T the decay time; Jacobsen's limit for forward filtering, kept although our filter runs
-forward and backward because V8 measured EDT errors of 2.6 % at B T = 9 and 0.4 % at B T = 18).
+forward and backward because V8 measured errors of EDT/T20/T30 up to 2.6 % at B T = 9 and below 0.4 % at
+B T = 18).
 """
 import numpy as np
 
@@ -39,10 +40,10 @@ DECAY_60 = 6.0 * LN10          # 13.8155: energy e^(-13.8155 t / T) falls 60 dB 
 RANGES = {"EDT": (0.0, -10.0), "T20": (-5.0, -25.0), "T30": (-5.0, -35.0)}
 NEEDED_DR = {"EDT": 20.0, "T20": 35.0, "T30": 45.0, "energy": 20.0}
 MIN_BT = 16.0
-# The zero-phase octave filter spreads an abrupt onset over about +-2/B (B the bandwidth in Hz;
-# its impulse response has 0.05 % of its energy before -2/B): band energy is integrated from
-# 2/B before the broadband onset, so what the filter moved ahead of it still counts as early.
-PRE_ONSET_BANDWIDTHS = 2.0
+# The zero-phase octave filter spreads an abrupt onset over about +-3/B (B the bandwidth in Hz;
+# its impulse response has 0.06 % of its energy before -3/B): band energy is integrated from
+# 3/B before the broadband onset, so what the filter moved ahead of it still counts as early.
+PRE_ONSET_BANDWIDTHS = 3.0
 PARAMETERS = ("EDT", "T20", "T30", "C50", "C80", "D50", "Ts")
 
 

@@ -4,21 +4,24 @@ Band layout (IEC 61260-1:2014, base-10 system): octave ratio G = 10^(3/10), exac
 frequencies f_m = 1000 G^x (x integer; nominal 125, 250, ..., 4000 Hz), band edges
 f_1,2 = f_m G^(-/+1/2).
 
-Filter (our documented choice, not an IEC class claim): a Butterworth band-pass of order 3,
+Filter (our documented choice, not an IEC class claim): a Butterworth band-pass of order 5,
 applied forward and backward (scipy ``sosfiltfilt``: zero phase, so the band signals stay time-
-aligned with the broadband onset). The two passes square the magnitude, |H|^2 = 1/(1 + x^6)^2
+aligned with the broadband onset). The two passes square the magnitude, |H|^2 = 1/(1 + x^10)^2
 with x the normalised band-pass frequency, so the design band is widened such that the combined
 response is exactly -3 dB at the IEC band edges: per pass the -3 dB bandwidth is
-B' = B / (sqrt(2) - 1)^(1/(2N)) in the bilinear-warped analogue frequency
+B' = B / (sqrt(2) - 1)^(1/(2N)) (N = 5) in the bilinear-warped analogue frequency
 Omega = 2 fs tan(pi f / fs) (the same pre-warping scipy's ``butter`` applies), with the geometric
-centre kept. Combined: 0 dB at f_m, -3 dB at f_1 and f_2, -32 dB one octave away.
+centre kept. Combined: 0 dB at f_m, -3 dB at f_1 and f_2, -58 dB one octave away. Order 5 rather than 3:
+with order 3 (-32 dB an octave away) a band next to a band decaying twice as slowly read T30
+up to 6.8 % long (V8's mixed-band case); with order 5 the error is below 0.02 %, and the
+single-band results are unchanged.
 """
 import numpy as np
 from scipy import signal
 
 G = 10.0 ** 0.3
 NOMINAL = (125, 250, 500, 1000, 2000, 4000)
-ORDER = 3
+ORDER = 5
 
 
 def exact_centre(nominal):
