@@ -6,7 +6,8 @@
            [--channel N]
 
 Modes f = (c/2) sqrt((nx/Lx)^2 + (ny/Ly)^2 + (nz/Lz)^2) are drawn up to --fmax (default the
-Nyquist frequency), at most --max-modes of them (lowest first). The Schroeder curve starts at
+Nyquist frequency), at most --max-modes of them (lowest first); --fmax also limits the
+spectrum's and the spectrogram's frequency axes. The Schroeder curve starts at
 the ISO 3382-1 onset and is truncated at the Lundeby noise-floor crossing with the tail's
 energy compensated (as metrics.py does). Exit status: 0 ok, 2 bad input.
 """
@@ -25,7 +26,7 @@ def make_figure(x, rate, room=None, c=343.0, fmax=None, max_modes=60, title=""):
     fig, ax = plt.subplots(2, 2, figsize=(12, 8))
     plots.waveform(ax[0, 0], x, rate)
     marked = plots.spectrum(ax[0, 1], x, rate, room, c, fmax, max_modes)
-    plots.spectrogram(ax[1, 0], x, rate)
+    plots.spectrogram(ax[1, 0], x, rate, fmax)
     plots.edc(ax[1, 1], x, rate)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
