@@ -16,6 +16,7 @@
 #include "sphreverb/signal.hpp"
 #include "sphreverb/simulation.hpp"
 #include "sphreverb/simulation_state.hpp"
+#include "sphreverb/snapshot.hpp"
 #include "sphreverb/stop_signal.hpp"
 #include "sphreverb/version.hpp"
 
@@ -189,12 +190,20 @@ class Checkpointer {
       : scene_(scene), dir_(std::move(dir)), sim_(sim), input_(input), comm_(comm) {
     const double every = scene.output.checkpoint_every;
     every_ = every > 0 ? std::max<std::int64_t>(1, std::llround(every / scene.derived.dt)) : 0;
+    const double snap = scene.output.snapshot_every;
+    snap_every_ = snap > 0 ? std::max<std::int64_t>(1, std::llround(snap / scene.derived.dt)) : 0;
   }
   // Collective, at a step boundary.
   void after_step() {
     const std::int64_t step = sim_.total_steps();
     const bool stop = stop_agreed(comm_);
     if (every_ > 0 && step % every_ == 0) write("cadence");
+    if (snap_every_ > 0 && step % snap_every_ == 0) {
+      const CheckpointWritten w = write_snapshot(dir_, scene_, sim_.particles(), step, comm_);
+      total_seconds_ += w.seconds;
+      logger("io")->debug("snapshot {}: {:.3g} MB in {:.3f} s", w.path,
+                          static_cast<double>(w.bytes) * 1e-6, w.seconds);
+    }
     if (stop) {
       write("signal");
       throw Interrupted("stopped by signal " + std::to_string(stop_signal()) + " at step " +
@@ -223,7 +232,7 @@ class Checkpointer {
   Simulation& sim_;
   const Signal& input_;
   MPI_Comm comm_;
-  std::int64_t every_ = 0, last_step_ = -1;
+  std::int64_t every_ = 0, snap_every_ = 0, last_step_ = -1;
   std::string last_path_;
   double total_seconds_ = 0.0, total_bytes_ = 0.0;
   int count_ = 0;
@@ -243,6 +252,13 @@ void prepare_output(const Scene& scene, const std::string& dir, bool fresh, MPI_
         std::filesystem::remove(dir + "/" + f);
     std::filesystem::remove(dir + "/summary.json");
     const std::string cdir = dir + "/checkpoints";
+    const std::string sdir = dir + "/snapshots";
+    if (fresh && std::filesystem::is_directory(sdir))
+      for (const auto& e : std::filesystem::directory_iterator(sdir)) {
+        const std::string f = e.path().filename().string();
+        if (f.rfind("snap_", 0) == 0 || f.rfind(".snap_", 0) == 0 || f == "snapshots.xmf")
+          std::filesystem::remove(e.path());
+      }
     if (fresh && std::filesystem::is_directory(cdir))
       for (const auto& e : std::filesystem::directory_iterator(cdir)) {
         const std::string f = e.path().filename().string();
