@@ -10,7 +10,7 @@ on 2 run "$scene" --out "$work/full" "${args[@]}" >"$work/full.log" 2>&1
 # Waits for DIR's end-of-stage-1 checkpoint (the handlers are installed by then), plus a little.
 wait_started() {
   for _ in $(seq 600); do [[ -f $1/checkpoints/step_000000010.h5 ]] && break; sleep 0.05; done
-  sleep 0.3
+  sleep 0.1
 }
 check_stopped() {  # DIR RC
   local dir=$1 rc=$2 last
