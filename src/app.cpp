@@ -122,7 +122,7 @@ void write_summary(const std::string& path, const Scene& s, Simulation& sim, con
   j.field("wall_seconds", st2.wall_seconds);
   j.field("particle_steps_per_second",
           st2.wall_seconds > 0
-              ? static_cast<double>(sim.global_particles() * st2.steps) / st2.wall_seconds
+              ? static_cast<double>(sim.global_particles() * st2.steps_run) / st2.wall_seconds
               : 0.0);
   j.field("neighbours_per_particle", npp);
   j.field("ranks", static_cast<int>(per_rank.size()));
@@ -296,12 +296,12 @@ int continue_run(const Scene& scene, const std::string& dir, Simulation& sim, co
   const std::vector<std::int64_t> per_rank = sim.particles_per_rank();
   const double rate =
       st2.wall_seconds > 0
-          ? static_cast<double>(sim.global_particles() * st2.steps) / st2.wall_seconds
+          ? static_cast<double>(sim.global_particles() * st2.steps_run) / st2.wall_seconds
           : 0.0;
   log->info(
       "stage 2: {} steps in {:.2f} s: {:.3g} particle-steps/s ({:.3g} per rank), {} "
       "neighbour rebuilds, {:.1f} neighbours per particle",
-      st2.steps, st2.wall_seconds, rate, rate / size_of(comm), sim.rebuilds(), npp);
+      st2.steps_run, st2.wall_seconds, rate, rate / size_of(comm), sim.rebuilds(), npp);
   const double wall_so_far =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   log->info("checkpoints: {} written, {:.3g} MB, {:.3f} s ({:.2f} % of the wall time)",

@@ -171,7 +171,7 @@ StageStats Simulation::record(const Signal& input) {
   }
   run_.stage = 2;
   Progress progress("stage 2 (acoustic)", d.steps, global_particles_, d.dt,
-                    scene_.output.progress_every);
+                    scene_.output.progress_every, acoustic_step_);
   if (!run_.reference_taken) {
     receivers_.measure(p_);  // the reference at t = 0 (seed: before the emitter moves)
     run_.reference_taken = true;
@@ -187,6 +187,7 @@ StageStats Simulation::record(const Signal& input) {
   }
   if (first >= d.steps) receivers_.flush(comm_);
   st.steps = d.steps;
+  st.steps_run = std::max<std::int64_t>(0, d.steps - first);
   st.wall_seconds = progress.elapsed();
   return st;
 }

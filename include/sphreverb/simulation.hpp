@@ -48,6 +48,7 @@ struct SimulationState;  // simulation_state.hpp: what a checkpoint stores
 
 struct StageStats {
   std::int64_t steps = 0;
+  std::int64_t steps_run = 0;  // of those, run by this process (fewer after a restart)
   double wall_seconds = 0.0;
   double final_energy = 0.0;  // J (stage 1)
 };
@@ -73,9 +74,9 @@ class Simulation {
   // Where the run stands at a step boundary, beyond the particles: enough for equilibrate() and
   // record() to continue exactly where they were.
   struct RunState {
-    int stage = 1;                  // 1 equilibrium, 2 recording
-    std::int64_t stage1_steps = 0;  // steps done in stage 1
-    double energy = HUGE_VAL;       // J, the last stage-1 energy check
+    int stage = 1;                      // 1 equilibrium, 2 recording
+    std::int64_t stage1_steps = 0;      // steps done in stage 1
+    double energy = HUGE_VAL;           // J, the last stage-1 energy check
     double previous_energy = HUGE_VAL;  // J, the check before it
     double stage1_wall_seconds = 0.0;   // s, wall time stage 1 took (informative)
     bool reference_taken = false;       // the receivers' t = 0 record exists
