@@ -8,12 +8,16 @@
 #include <sstream>
 
 #include "detail/json.hpp"
+#include "sphreverb/checkpoint.hpp"
 #include "sphreverb/kernel.hpp"
 #include "sphreverb/log.hpp"
 #include "sphreverb/output.hpp"
 #include "sphreverb/scene.hpp"
 #include "sphreverb/signal.hpp"
 #include "sphreverb/simulation.hpp"
+#include "sphreverb/simulation_state.hpp"
+#include "sphreverb/snapshot.hpp"
+#include "sphreverb/stop_signal.hpp"
 #include "sphreverb/version.hpp"
 
 namespace sphreverb {
@@ -97,6 +101,13 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
     << "  memory per rank      ~" << per_rank * bytes_per_particle(s, copies) / 1048576.0
     << " MiB (" << bytes_per_particle(s, copies) << " bytes per particle)\n";
+  // 108 bytes per particle: 10 doubles of state, key, pressure, index (8 bytes), rank (4).
+  o << "  checkpoints          ~" << static_cast<double>(dec.particles) * 108.0 * 1e-6
+    << " MB each";
+  if (s.output.checkpoint_every > 0)
+    o << ", every " << std::max<std::int64_t>(1, std::llround(s.output.checkpoint_every / d.dt))
+      << " steps (" << s.output.checkpoint_every << " s)";
+  o << ", at the end of stage 1 and of the run; " << s.output.keep_checkpoints << " kept\n";
   return o.str();
 }
 
@@ -111,7 +122,7 @@ void write_summary(const std::string& path, const Scene& s, Simulation& sim, con
   j.field("wall_seconds", st2.wall_seconds);
   j.field("particle_steps_per_second",
           st2.wall_seconds > 0
-              ? static_cast<double>(sim.global_particles() * st2.steps) / st2.wall_seconds
+              ? static_cast<double>(sim.global_particles() * st2.steps_run) / st2.wall_seconds
               : 0.0);
   j.field("neighbours_per_particle", npp);
   j.field("ranks", static_cast<int>(per_rank.size()));
@@ -169,62 +180,159 @@ int check_command(const Command& cmd, MPI_Comm comm) {
   }
 }
 
-int run_command(const Command& cmd, MPI_Comm comm) {
-  const int rank = rank_of(comm);
-  const auto start = std::chrono::steady_clock::now();
-  setup_logging(rank);
-  int code = kExitBadInput;
-  try {
-    const Scene scene = load_scene(cmd.scene, cmd.overrides);
-    const std::string dir = cmd.out.empty() ? scene.output.dir : cmd.out;
-    on_root<SceneError>(comm, [&] {
-      std::filesystem::create_directories(dir);
-      const std::string probe = dir + "/.sphreverb-write-test";
-      if (!std::ofstream(probe)) throw SceneError(dir + ": output directory is not writable");
-      std::filesystem::remove(probe);
-      // A previous run's outputs must not pass for this run's while it is under way.
-      for (const ReceiverSpec& r : scene.receivers)
-        for (const std::string& f : {r.name + ".wav", r.name + ".raw.wav"})
-          std::filesystem::remove(dir + "/" + f);
-      std::filesystem::remove(dir + "/summary.json");
-    });
-    setup_logging(rank, dir + "/sphreverb.log");
-    auto log = logger("run");
-    log->info("sphreverb {} on {} rank(s): {}", SPHREVERB_VERSION, size_of(comm), scene.path);
+namespace {
 
-    Signal input;
-    on_root<SignalError>(comm, [&] { input = load_input(scene); });
+// The run stopped at a step boundary on a signal, after writing a checkpoint (every rank).
+class Interrupted : public CollectiveError {
+ public:
+  using CollectiveError::CollectiveError;
+};
 
-    code = kExitRunFailed;
-    Simulation sim(scene, comm);  // DecompositionError: bad input
-    if (rank == 0) {
-      std::istringstream lines(describe(scene, sim.decomposition(), size_of(comm)));
-      for (std::string line; std::getline(lines, line);) log->info("{}", line);
+// Writes checkpoints at the cadence, at the end of stage 1 and of the run, and on a stop signal
+// (then stops the run by throwing Interrupted). Hooked into Simulation::on_step.
+class Checkpointer {
+ public:
+  Checkpointer(const Scene& scene, std::string dir, Simulation& sim, const Signal& input,
+               MPI_Comm comm)
+      : scene_(scene), dir_(std::move(dir)), sim_(sim), input_(input), comm_(comm) {
+    const double every = scene.output.checkpoint_every;
+    every_ = every > 0 ? std::max<std::int64_t>(1, std::llround(every / scene.derived.dt)) : 0;
+    const double snap = scene.output.snapshot_every;
+    snap_every_ = snap > 0 ? std::max<std::int64_t>(1, std::llround(snap / scene.derived.dt)) : 0;
+  }
+  // Collective, at a step boundary.
+  void after_step() {
+    const std::int64_t step = sim_.total_steps();
+    const bool stop = stop_agreed(comm_);
+    if (every_ > 0 && step % every_ == 0) write("cadence");
+    if (snap_every_ > 0 && step % snap_every_ == 0) {
+      const CheckpointWritten w = write_snapshot(dir_, scene_, sim_.particles(), step, comm_);
+      total_seconds_ += w.seconds;
+      logger("io")->debug("snapshot {}: {:.3g} MB in {:.3f} s", w.path,
+                          static_cast<double>(w.bytes) * 1e-6, w.seconds);
     }
-    const StageStats st1 = sim.equilibrate();
-    const StageStats st2 = sim.record(input);
-    const double npp = sim.neighbours_per_particle();
-    const std::vector<std::int64_t> per_rank = sim.particles_per_rank();
-    const double rate =
-        st2.wall_seconds > 0
-            ? static_cast<double>(sim.global_particles() * st2.steps) / st2.wall_seconds
-            : 0.0;
-    log->info(
-        "stage 2: {} steps in {:.2f} s: {:.3g} particle-steps/s ({:.3g} per rank), {} "
-        "neighbour rebuilds, {:.1f} neighbours per particle",
-        st2.steps, st2.wall_seconds, rate, rate / size_of(comm), sim.rebuilds(), npp);
-    on_root<CollectiveError>(comm, [&] {
-      const auto outs = write_receiver_wavs(scene, sim.receivers(), dir);
-      const double wall =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      write_summary(dir + "/summary.json", scene, sim, st1, st2, outs, wall, npp, per_rank);
-      for (const ReceiverOutput& o : outs)
-        log->info("wrote {}/{} and {} ({} samples, peak {:.3g} Pa)", dir, o.wav, o.raw_wav,
-                  o.samples, o.peak_pascal);
-    });
-    log->info("done in {:.1f} s",
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    return kExitOk;
+    if (stop) {
+      write("signal");
+      throw Interrupted("stopped by signal " + std::to_string(stop_signal()) + " at step " +
+                        std::to_string(step) + ": checkpoint " + last_path_ +
+                        "; continue with: sphreverb restart " + last_path_);
+    }
+  }
+  // Collective: a checkpoint of the current state, unless this step has one already.
+  void write(const char* why) {
+    const std::int64_t step = sim_.total_steps();
+    if (step == last_step_) return;
+    const CheckpointWritten w = write_checkpoint(dir_, scene_, sim_.export_state(), input_, comm_);
+    last_step_ = step, last_path_ = w.path;
+    total_seconds_ += w.seconds, total_bytes_ += static_cast<double>(w.bytes), ++count_;
+    logger("io")->info("checkpoint {} ({}): {:.3g} MB in {:.3f} s ({:.3g} MB/s)", w.path, why,
+                       static_cast<double>(w.bytes) * 1e-6, w.seconds,
+                       w.seconds > 0 ? static_cast<double>(w.bytes) * 1e-6 / w.seconds : 0.0);
+  }
+  double seconds() const { return total_seconds_; }
+  double bytes() const { return total_bytes_; }
+  int count() const { return count_; }
+
+ private:
+  const Scene& scene_;
+  std::string dir_;
+  Simulation& sim_;
+  const Signal& input_;
+  MPI_Comm comm_;
+  std::int64_t every_ = 0, snap_every_ = 0, last_step_ = -1;
+  std::string last_path_;
+  double total_seconds_ = 0.0, total_bytes_ = 0.0;
+  int count_ = 0;
+};
+
+// Rank 0 (collective outcome): the output directory exists and is writable, and a previous
+// run's outputs of the same names are gone; `fresh` (a new run) also removes old checkpoints.
+void prepare_output(const Scene& scene, const std::string& dir, bool fresh, MPI_Comm comm) {
+  on_root<SceneError>(comm, [&] {
+    std::filesystem::create_directories(dir);
+    const std::string probe = dir + "/.sphreverb-write-test";
+    if (!std::ofstream(probe)) throw SceneError(dir + ": output directory is not writable");
+    std::filesystem::remove(probe);
+    // A previous run's outputs must not pass for this run's while it is under way.
+    for (const ReceiverSpec& r : scene.receivers)
+      for (const std::string& f : {r.name + ".wav", r.name + ".raw.wav"})
+        std::filesystem::remove(dir + "/" + f);
+    std::filesystem::remove(dir + "/summary.json");
+    const std::string cdir = dir + "/checkpoints";
+    const std::string sdir = dir + "/snapshots";
+    if (fresh && std::filesystem::is_directory(sdir))
+      for (const auto& e : std::filesystem::directory_iterator(sdir)) {
+        const std::string f = e.path().filename().string();
+        if (f.rfind("snap_", 0) == 0 || f.rfind(".snap_", 0) == 0 || f == "snapshots.xmf")
+          std::filesystem::remove(e.path());
+      }
+    if (fresh && std::filesystem::is_directory(cdir))
+      for (const auto& e : std::filesystem::directory_iterator(cdir)) {
+        const std::string f = e.path().filename().string();
+        if (f.rfind("step_", 0) == 0 || f.rfind(".step_", 0) == 0 || f == "checkpoints.xmf")
+          std::filesystem::remove(e.path());
+      }
+  });
+}
+
+// Stages 1 and 2 from wherever `sim` stands, with checkpoints, then the WAVs and summary.json.
+int continue_run(const Scene& scene, const std::string& dir, Simulation& sim, const Signal& input,
+                 MPI_Comm comm, std::chrono::steady_clock::time_point start) {
+  auto log = logger("run");
+  const int rank = rank_of(comm);
+  if (rank == 0) {
+    std::istringstream lines(describe(scene, sim.decomposition(), size_of(comm)));
+    for (std::string line; std::getline(lines, line);) log->info("{}", line);
+  }
+  Checkpointer ckpt(scene, dir, sim, input, comm);
+  sim.on_step([&] { ckpt.after_step(); });
+  const bool stage1_pending = sim.run_state().stage == 1;
+  const StageStats st1 = sim.equilibrate();
+  if (stage1_pending) ckpt.write("end of stage 1");
+  const StageStats st2 = sim.record(input);
+  ckpt.write("end of run");
+  sim.on_step({});
+  const double npp = sim.neighbours_per_particle();
+  const std::vector<std::int64_t> per_rank = sim.particles_per_rank();
+  const double rate =
+      st2.wall_seconds > 0
+          ? static_cast<double>(sim.global_particles() * st2.steps_run) / st2.wall_seconds
+          : 0.0;
+  log->info(
+      "stage 2: {} steps in {:.2f} s: {:.3g} particle-steps/s ({:.3g} per rank), {} "
+      "neighbour rebuilds, {:.1f} neighbours per particle",
+      st2.steps_run, st2.wall_seconds, rate, rate / size_of(comm), sim.rebuilds(), npp);
+  const double wall_so_far =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  log->info("checkpoints: {} written, {:.3g} MB, {:.3f} s ({:.2f} % of the wall time)",
+            ckpt.count(), ckpt.bytes() * 1e-6, ckpt.seconds(),
+            wall_so_far > 0 ? 100.0 * ckpt.seconds() / wall_so_far : 0.0);
+  on_root<CollectiveError>(comm, [&] {
+    const auto outs = write_receiver_wavs(scene, sim.receivers(), dir);
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    write_summary(dir + "/summary.json", scene, sim, st1, st2, outs, wall, npp, per_rank);
+    for (const ReceiverOutput& o : outs)
+      log->info("wrote {}/{} and {} ({} samples, peak {:.3g} Pa)", dir, o.wav, o.raw_wav, o.samples,
+                o.peak_pascal);
+  });
+  log->info("done in {:.1f} s",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return kExitOk;
+}
+
+// The exit code of an exception escaping a command; `code` is the code for collective failures.
+int exit_code_of(const std::exception_ptr& ep, int code, const std::string& scene_path,
+                 MPI_Comm comm) {
+  const int rank = rank_of(comm);
+  try {
+    std::rethrow_exception(ep);
+  } catch (const Interrupted& e) {
+    if (rank == 0) logger("run")->warn("{}", e.what());
+    return kExitCheckpointed;
+  } catch (const CheckpointError& e) {
+    if (rank == 0) logger("run")->error("{}", e.what());
+    return kExitBadInput;
   } catch (const SceneError& e) {  // every rank parsed the same file, or rank 0 broadcast it
     if (rank == 0) logger("run")->error("{}", e.what());
     return kExitBadInput;
@@ -232,7 +340,7 @@ int run_command(const Command& cmd, MPI_Comm comm) {
     if (rank == 0) logger("run")->error("{}", e.what());
     return kExitBadInput;
   } catch (const DecompositionError& e) {
-    if (rank == 0) logger("run")->error("{}: {}", cmd.scene, e.what());
+    if (rank == 0) logger("run")->error("{}: {}", scene_path, e.what());
     return kExitBadInput;
   } catch (const CollectiveError& e) {
     if (rank == 0) logger("run")->error("{}", e.what());
@@ -242,6 +350,82 @@ int run_command(const Command& cmd, MPI_Comm comm) {
     logger("run")->critical("rank {}: {}", rank, e.what());
     if (size_of(comm) > 1) MPI_Abort(comm, kExitRunFailed);
     return kExitRunFailed;
+  }
+}
+
+}  // namespace
+
+int run_command(const Command& cmd, MPI_Comm comm) {
+  const int rank = rank_of(comm);
+  const auto start = std::chrono::steady_clock::now();
+  setup_logging(rank);
+  install_stop_handlers();
+  int code = kExitBadInput;
+  try {
+    const Scene scene = load_scene(cmd.scene, cmd.overrides);
+    const std::string dir = cmd.out.empty() ? scene.output.dir : cmd.out;
+    prepare_output(scene, dir, true, comm);
+    setup_logging(rank, dir + "/sphreverb.log");
+    logger("run")->info("sphreverb {} on {} rank(s): {}", SPHREVERB_VERSION, size_of(comm),
+                        scene.path);
+
+    Signal input;
+    on_root<SignalError>(comm, [&] { input = load_input(scene); });
+
+    code = kExitRunFailed;
+    Simulation sim(scene, comm);  // DecompositionError: bad input
+    return continue_run(scene, dir, sim, input, comm, start);
+  } catch (...) {
+    return exit_code_of(std::current_exception(), code, cmd.scene, comm);
+  }
+}
+
+int restart_command(const Command& cmd, MPI_Comm comm) {
+  const int rank = rank_of(comm);
+  const auto start = std::chrono::steady_clock::now();
+  setup_logging(rank);
+  install_stop_handlers();
+  int code = kExitBadInput;
+  try {
+    for (const auto& [key, value] : cmd.overrides)
+      if (key != "time.duration" && key.rfind("output.", 0) != 0)
+        throw SceneError(cmd.scene +
+                         ": restart accepts --time.duration and --output.KEY "
+                         "overrides only, not --" +
+                         key + " (the physics must not change)");
+    Checkpoint ckpt = read_checkpoint(cmd.scene, comm);
+    std::map<std::string, std::string> overrides = ckpt.overrides;
+    for (const auto& [key, value] : cmd.overrides) overrides[key] = value;
+    const Scene scene = parse_scene(ckpt.scene_text, ckpt.scene_path, overrides);
+    // Default output: the run directory the checkpoint lives in (DIR/checkpoints/step_N.h5).
+    std::string dir = cmd.out;
+    if (dir.empty()) {
+      const std::filesystem::path parent = std::filesystem::path(cmd.scene).parent_path();
+      dir = parent.filename() == "checkpoints"
+                ? (parent.parent_path().empty() ? std::string(".") : parent.parent_path().string())
+                : scene.output.dir;
+    }
+    prepare_output(scene, dir, false, comm);
+    setup_logging(rank, dir + "/sphreverb.log");
+    auto log = logger("run");
+    log->info(
+        "sphreverb {} on {} rank(s): restart from {} (step {}, t = {:.6g} s, written by "
+        "sphreverb {})",
+        SPHREVERB_VERSION, size_of(comm), cmd.scene, ckpt.step, ckpt.time, ckpt.program_version);
+    if (ckpt.program_version != SPHREVERB_VERSION && rank == 0)
+      log->warn(
+          "{} was written by sphreverb {}, this is {}: same layout, but the results may "
+          "differ from an uninterrupted run",
+          cmd.scene, ckpt.program_version, SPHREVERB_VERSION);
+
+    Simulation sim(scene, comm);  // DecompositionError: bad input
+    check_compatible(ckpt, scene, sim.global_particles());
+    code = kExitRunFailed;
+    Signal input = std::move(ckpt.input);
+    sim.import_state(std::move(ckpt.state));
+    return continue_run(scene, dir, sim, input, comm, start);
+  } catch (...) {
+    return exit_code_of(std::current_exception(), code, cmd.scene, comm);
   }
 }
 

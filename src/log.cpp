@@ -41,10 +41,11 @@ std::shared_ptr<spdlog::logger> logger(const std::string& module) {
 }
 
 Progress::Progress(std::string label, std::int64_t total_steps, std::int64_t particles, double dt,
-                   double every_seconds)
+                   double every_seconds, std::int64_t first)
     : label_(std::move(label)),
       total_(total_steps),
       particles_(particles),
+      first_(first),
       dt_(dt),
       every_(every_seconds),
       start_(Clock::now()),
@@ -59,7 +60,7 @@ void Progress::update(std::int64_t done) {
   if (std::chrono::duration<double>(now - last_).count() < every_ && done < total_) return;
   last_ = now;
   const double n = static_cast<double>(done), total = static_cast<double>(total_);
-  const double wall = elapsed(), rate = wall > 0 ? n / wall : 0.0;
+  const double wall = elapsed(), rate = wall > 0 ? (n - static_cast<double>(first_)) / wall : 0.0;
   const double eta = rate > 0 ? (total - n) / rate : 0.0;
   logger("sim")->info(
       "{}: step {}/{} ({:.1f} %), t = {:.3f} ms | {:.0f} steps/s | {:.3g} "

@@ -17,6 +17,7 @@ namespace {
 const char* const kUsage =
     "usage: sphreverb run SCENE.ini [--out DIR] [--SECTION.KEY VALUE ...]\n"
     "       sphreverb check SCENE.ini [--ranks N] [--SECTION.KEY VALUE ...]\n"
+    "       sphreverb restart CHECKPOINT.h5 [--out DIR] [--time.duration S]\n"
     "       sphreverb --help | --version\n"
     "Any scene key can be overridden by its dotted name, e.g. --fluid.spacing 0.01.\n";
 
@@ -53,7 +54,7 @@ sphreverb::Command parse(int argc, char** argv, bool& help, bool& version) {
   named.add_options()("help,h", "show this help")("version", "print versions")(
       "out,o", po::value<std::string>(), "output directory (default: [output] dir)")(
       "ranks", po::value<int>(), "check: rank count to evaluate")(
-      "command", po::value<std::string>(), "run | check")("scene", po::value<std::string>(), "");
+      "command", po::value<std::string>(), "run | check | restart")("scene", po::value<std::string>(), "");
   po::positional_options_description pos;
   pos.add("command", 1).add("scene", 1);
   po::variables_map vm;
@@ -62,15 +63,13 @@ sphreverb::Command parse(int argc, char** argv, bool& help, bool& version) {
   version = vm.count("version") > 0;
   if (help || version) return cmd;
   if (!vm.count("command") || !vm.count("scene"))
-    throw std::invalid_argument("a command and a scene file are required");
+    throw std::invalid_argument("a command and a scene (restart: checkpoint) file are required");
   cmd.name = vm["command"].as<std::string>();
   cmd.scene = vm["scene"].as<std::string>();
   if (vm.count("out")) cmd.out = vm["out"].as<std::string>();
   if (vm.count("ranks")) cmd.ranks = vm["ranks"].as<int>();
-  if (cmd.name != "run" && cmd.name != "check")
-    throw std::invalid_argument(
-        "unknown command '" + cmd.name + "'" +
-        (cmd.name == "restart" ? " (checkpoints are not implemented yet)" : ""));
+  if (cmd.name != "run" && cmd.name != "check" && cmd.name != "restart")
+    throw std::invalid_argument("unknown command '" + cmd.name + "'");
   return cmd;
 }
 
@@ -96,8 +95,9 @@ int main(int argc, char** argv) {
     if (rank == 0)
       for (const auto& [name, v] : sphreverb::versions()) std::cout << name << " " << v << "\n";
   } else {
-    code = cmd.name == "run" ? sphreverb::run_command(cmd, MPI_COMM_WORLD)
-                             : sphreverb::check_command(cmd, MPI_COMM_WORLD);
+    code = cmd.name == "run"       ? sphreverb::run_command(cmd, MPI_COMM_WORLD)
+           : cmd.name == "restart" ? sphreverb::restart_command(cmd, MPI_COMM_WORLD)
+                                   : sphreverb::check_command(cmd, MPI_COMM_WORLD);
   }
   MPI_Finalize();
   return code;

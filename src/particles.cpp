@@ -27,6 +27,16 @@ void Particles::copy_entry(std::size_t from, std::size_t to) {
   for_each_field(*this, [from, to](auto& v) { v[to] = v[from]; });
 }
 
+void Particles::copy_entry_from(const Particles& other, std::size_t from, std::size_t to) {
+  x[to] = other.x[from], y[to] = other.y[from], z[to] = other.z[from];
+  vx[to] = other.vx[from], vy[to] = other.vy[from], vz[to] = other.vz[from];
+  rho[to] = other.rho[from];
+  ax[to] = other.ax[from], ay[to] = other.ay[from], az[to] = other.az[from];
+  drho[to] = other.drho[from];
+  key[to] = other.key[from];
+  x0[to] = other.x0[from], y0[to] = other.y0[from], z0[to] = other.z0[from];
+}
+
 void Particles::permute_owned(const std::vector<std::size_t>& order) {
   assert(order.size() == n_owned);
   for_each_field(*this, [&](auto& v) {

@@ -51,7 +51,10 @@ const std::vector<SectionType>& section_types() {
        false,
        {"input", "center", "normal", "radius", "deflection", "drive", "material"}},
       {"receiver", true, {"position"}},
-      {"output", false, {"dir", "checkpoint_every", "normalize", "progress_every"}},
+      {"output",
+       false,
+       {"dir", "checkpoint_every", "keep_checkpoints", "snapshot_every", "snapshot_fields",
+        "normalize", "progress_every"}},
   };
   return types;
 }
@@ -726,9 +729,23 @@ void read_receivers(const Reader& r, std::vector<ReceiverSpec>& receivers) {
 
 void read_output(const Reader& r, OutputSpec& o) {
   r.get("output", "dir", o.dir);
-  r.get("output", "checkpoint_every", o.checkpoint_every, closed(0.0, 1e9, "s"));
-  if (o.checkpoint_every != 0.0) {
-    r.fail("output", "checkpoint_every", "checkpoints are not implemented yet (must be 0)");
+  r.get("output", "checkpoint_every", o.checkpoint_every, closed(0.0, 3600.0, "s"));
+  r.get("output", "keep_checkpoints", o.keep_checkpoints, closed(1.0, 1e6));
+  r.get("output", "snapshot_every", o.snapshot_every, closed(0.0, 3600.0, "s"));
+  if (const auto t = r.text("output", "snapshot_fields")) {
+    o.snapshot_fields.clear();
+    for (const std::string& w : split_words(*t)) {
+      if (std::find(kSnapshotFieldNames.begin(), kSnapshotFieldNames.end(), w) ==
+          kSnapshotFieldNames.end()) {
+        std::vector<std::string> allowed(kSnapshotFieldNames.begin(), kSnapshotFieldNames.end());
+        r.fail("output", "snapshot_fields",
+               "unknown field '" + w + "' (allowed: " + join(allowed) + ")");
+      }
+      if (std::find(o.snapshot_fields.begin(), o.snapshot_fields.end(), w) !=
+          o.snapshot_fields.end())
+        r.fail("output", "snapshot_fields", "field '" + w + "' is listed twice");
+      o.snapshot_fields.push_back(w);
+    }
   }
   r.get("output", "normalize", o.normalize);
   r.get("output", "progress_every", o.progress_every, closed(0.1, 3600.0, "s"));

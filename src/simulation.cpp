@@ -127,53 +127,67 @@ void Simulation::step(bool acoustic) {
 
 StageStats Simulation::equilibrate() {
   const EquilibriumSpec& eq = scene_.equilibrium;
-  const double unit = eq.energy * 0x1p-20;
-  Progress progress("stage 1 (equilibrium)", eq.max_steps, global_particles_, scene_.derived.dt,
-                    scene_.output.progress_every);
   StageStats st;
-  // E is checked every kEnergyEvery steps, and stage 1 ends at the first check where it is below
-  // the threshold and not rising: E = 0 at rest says nothing until forces have acted.
-  double previous = HUGE_VAL;
-  st.final_energy = HUGE_VAL;
-  while (!(st.final_energy < eq.energy && st.final_energy <= previous)) {
-    if (st.steps >= eq.max_steps && st.steps > 0) {
-      std::ostringstream msg;
-      msg << "equilibrium not reached: kinetic energy " << st.final_energy << " J after "
-          << st.steps << " steps, threshold [equilibrium] energy = " << eq.energy
-          << " J; raise [equilibrium] max_steps or damping, or the threshold";
-      throw EquilibriumError(msg.str());
+  if (run_.stage == 1) {
+    const double unit = eq.energy * 0x1p-20;
+    Progress progress("stage 1 (equilibrium)", eq.max_steps, global_particles_, scene_.derived.dt,
+                      scene_.output.progress_every);
+    // E is checked every kEnergyEvery steps, and stage 1 ends at the first check where it is
+    // below the threshold and not rising: E = 0 at rest says nothing until forces have acted.
+    // The loop's state lives in run_ so that a checkpoint taken in after_step_ continues it.
+    while (!(run_.energy < eq.energy && run_.energy <= run_.previous_energy)) {
+      if (run_.stage1_steps >= eq.max_steps && run_.stage1_steps > 0) {
+        std::ostringstream msg;
+        msg << "equilibrium not reached: kinetic energy " << run_.energy << " J after "
+            << run_.stage1_steps << " steps, threshold [equilibrium] energy = " << eq.energy
+            << " J; raise [equilibrium] max_steps or damping, or the threshold";
+        throw EquilibriumError(msg.str());
+      }
+      step(false);
+      ++run_.stage1_steps;
+      if (run_.stage1_steps % kEnergyEvery == 0 || run_.stage1_steps == eq.max_steps) {
+        run_.previous_energy = run_.energy;
+        run_.energy = kinetic_energy(p_, scene_.derived.particle_mass, unit, comm_);
+      }
+      progress.update(run_.stage1_steps);
+      if (after_step_) after_step_();
     }
-    step(false);
-    ++st.steps;
-    if (st.steps % kEnergyEvery == 0 || st.steps == eq.max_steps) {
-      previous = st.final_energy;
-      st.final_energy = kinetic_energy(p_, scene_.derived.particle_mass, unit, comm_);
-    }
-    progress.update(st.steps);
+    run_.stage1_wall_seconds += progress.elapsed();
+    run_.stage = 2;
+    logger("sim")->info("stage 1: equilibrium after {} steps, kinetic energy {:.3g} J < {:.3g} J",
+                        run_.stage1_steps, run_.energy, eq.energy);
   }
-  st.wall_seconds = progress.elapsed();
-  logger("sim")->info("stage 1: equilibrium after {} steps, kinetic energy {:.3g} J < {:.3g} J",
-                      st.steps, st.final_energy, eq.energy);
+  st.steps = run_.stage1_steps;
+  st.final_energy = run_.energy;
+  st.wall_seconds = run_.stage1_wall_seconds;
   return st;
 }
 
 StageStats Simulation::record(const Signal& input) {
   const Derived& d = scene_.derived;
-  if (rank_ == 0)
+  if (rank_ == 0) {
     emitter_ = EmitterDrive(input, scene_.emitter.drive, scene_.emitter.deflection, d.dt);
-  acoustic_step_ = 0;
+    if (acoustic_step_ > 0) emitter_.resume(emitter_resume_);  // continuing an imported state
+  }
+  run_.stage = 2;
   Progress progress("stage 2 (acoustic)", d.steps, global_particles_, d.dt,
-                    scene_.output.progress_every);
-  receivers_.measure(p_);  // the reference at t = 0 (seed: before the emitter moves)
+                    scene_.output.progress_every, acoustic_step_);
+  if (!run_.reference_taken) {
+    receivers_.measure(p_);  // the reference at t = 0 (seed: before the emitter moves)
+    run_.reference_taken = true;
+  }
   StageStats st;
-  for (std::int64_t n = 0; n < d.steps; ++n) {
+  const std::int64_t first = acoustic_step_;  // 0, or where an imported state stood
+  for (std::int64_t n = first; n < d.steps; ++n) {
     step(true);
     receivers_.measure(p_);
     if ((n + 1) % kFlushEvery == 0 || n + 1 == d.steps) receivers_.flush(comm_);
     progress.update(n + 1);
+    if (after_step_) after_step_();
   }
-  if (d.steps == 0) receivers_.flush(comm_);
+  if (first >= d.steps) receivers_.flush(comm_);
   st.steps = d.steps;
+  st.steps_run = std::max<std::int64_t>(0, d.steps - first);
   st.wall_seconds = progress.elapsed();
   return st;
 }

@@ -2,9 +2,12 @@
 //
 //   sphreverb run SCENE.ini [--out DIR] [--SECTION.KEY VALUE ...]
 //   sphreverb check SCENE.ini [--ranks N] [--SECTION.KEY VALUE ...]
+//   sphreverb restart CHECKPOINT.h5 [--out DIR] [--time.duration S]
 //
 // Exit codes: 0 success; 2 bad input (scene, WAV, decomposition; the message names the file, the
-// line or the key); 3 the run failed (equilibrium not reached, instability, I/O error).
+// line or the key; also a damaged, foreign or incompatible checkpoint); 3 the run failed
+// (equilibrium not reached, instability, I/O error); 75 stopped by SIGUSR1/SIGUSR2/SIGTERM after
+// writing a checkpoint ("checkpointed, resubmit": continue with `restart`).
 #pragma once
 
 #include <mpi.h>
@@ -14,11 +17,11 @@
 
 namespace sphreverb {
 
-inline constexpr int kExitOk = 0, kExitBadInput = 2, kExitRunFailed = 3;
+inline constexpr int kExitOk = 0, kExitBadInput = 2, kExitRunFailed = 3, kExitCheckpointed = 75;
 
 struct Command {
   std::string name;                              // "run" or "check"
-  std::string scene;                             // path of the scene file
+  std::string scene;                             // path of the scene file (restart: checkpoint)
   std::string out;                               // --out DIR ("" = [output] dir)
   int ranks = 0;                                 // check --ranks N (0 = this communicator's size)
   std::map<std::string, std::string> overrides;  // dotted key -> value
@@ -27,5 +30,7 @@ struct Command {
 // Collective over comm. Returns the exit code; messages go to the log (rank 0).
 int run_command(const Command& cmd, MPI_Comm comm);
 int check_command(const Command& cmd, MPI_Comm comm);
+// Continues the run of a checkpoint (any rank count); overrides: time.duration and output.* only.
+int restart_command(const Command& cmd, MPI_Comm comm);
 
 }  // namespace sphreverb

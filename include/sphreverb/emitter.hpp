@@ -30,6 +30,17 @@ class EmitterDrive {
   // State at step n (time n dt). Must be called with n = 0, 1, 2, ... in order.
   EmitterState at(std::int64_t n);
 
+  // Where the drive stands, for checkpoints: the next step at() expects and the integrated state.
+  // resume(progress()) on a drive built from the same input continues it exactly.
+  struct Progress {
+    std::int64_t next = 0;
+    double shift = 0.0, speed = 0.0, last_acc = 0.0;  // m, m/s, m/s^2
+  };
+  Progress progress() const { return {next_, state_.shift, state_.speed, last_acc_}; }
+  void resume(const Progress& p) {
+    next_ = p.next, state_ = {p.shift, p.speed}, last_acc_ = p.last_acc;
+  }
+
  private:
   double s(double t) const;  // delayed, interpolated input
   Signal input_;

@@ -19,15 +19,16 @@ std::shared_ptr<spdlog::logger> logger(const std::string& module);
 // steps/s, particle-steps/s and an ETA.
 class Progress {
  public:
+  // `first`: the step this process starts at (a restart), so rates count only its own steps.
   Progress(std::string label, std::int64_t total_steps, std::int64_t particles, double dt,
-           double every_seconds);
+           double every_seconds, std::int64_t first = 0);
   void update(std::int64_t done);
   double elapsed() const;
 
  private:
   using Clock = std::chrono::steady_clock;
   std::string label_;
-  std::int64_t total_, particles_;
+  std::int64_t total_, particles_, first_;
   double dt_, every_;
   Clock::time_point start_, last_;
 };

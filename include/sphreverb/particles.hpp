@@ -48,6 +48,8 @@ struct Particles {
   void drop_copies();
   // Copies entry `from` to entry `to` (all fields), for compaction.
   void copy_entry(std::size_t from, std::size_t to);
+  // Copies entry `from` of `other` to entry `to` of this store (all fields).
+  void copy_entry_from(const Particles& other, std::size_t from, std::size_t to);
   // Reorders the owned particles: new i = old order[i]. order is a permutation of [0, n_owned).
   void permute_owned(const std::vector<std::size_t>& order);
 };

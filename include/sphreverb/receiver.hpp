@@ -34,6 +34,8 @@ class Receivers {
   const ReceiverSpec& spec(std::size_t r) const { return specs_[r]; }
   // Rank 0 after flush: density (kg/m^3) of receiver r, one value per measure() call.
   const std::vector<double>& density(std::size_t r) const { return series_[r]; }
+  // Rank 0, nothing pending: replaces the series (a checkpoint's records, one vector per receiver).
+  void restore(std::vector<std::vector<double>> series) { series_ = std::move(series); }
 
  private:
   std::vector<ReceiverSpec> specs_;

@@ -104,11 +104,20 @@ struct ReceiverSpec {
   Vec3 position;     // m, must lie in the air
 };
 
+// Field names [output] snapshot_fields accepts (positions are always written).
+inline const std::vector<std::string> kSnapshotFieldNames = {"density", "pressure", "velocity",
+                                                             "rank"};
+
 struct OutputSpec {
-  std::string dir = "out";        // output directory (relative to the working directory)
-  double checkpoint_every = 0.0;  // s of simulated time; 0 = off (checkpoints: not implemented yet)
-  bool normalize = true;          // NAME.wav: DC removed and peak-normalised (seed); else clipped
-  double progress_every = 5.0;    // s of wall time between progress lines, [0.1, 3600]
+  std::string dir = "out";         // output directory (relative to the working directory)
+  double checkpoint_every = 0.01;  // s of simulated time between checkpoints, [0, 3600]; 0 = only
+                                   // at the end of stage 1, at the end and on a signal
+  int keep_checkpoints = 2;        // complete checkpoints kept in DIR/checkpoints, [1, 1e6]
+  double snapshot_every = 0.0;     // s of simulated time between float32 snapshots; 0 = none
+  std::vector<std::string> snapshot_fields = {"density", "pressure",
+                                              "velocity"};  // of kSnapshotFieldNames
+  bool normalize = true;        // NAME.wav: DC removed and peak-normalised (seed); else clipped
+  double progress_every = 5.0;  // s of wall time between progress lines, [0.1, 3600]
 };
 
 // Quantities derived from the keys, in SI units.

@@ -7,7 +7,9 @@
 
 #include <mpi.h>
 
+#include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -42,8 +44,11 @@ struct Decomposition {
   static Decomposition of(const Scene& scene);
 };
 
+struct SimulationState;  // simulation_state.hpp: what a checkpoint stores
+
 struct StageStats {
   std::int64_t steps = 0;
+  std::int64_t steps_run = 0;  // of those, run by this process (fewer after a restart)
   double wall_seconds = 0.0;
   double final_energy = 0.0;  // J (stage 1)
 };
@@ -65,6 +70,37 @@ class Simulation {
 
   // One time step (collective). `acoustic`: the emitter moves (stage 2); else stage 1 damping.
   void step(bool acoustic);
+
+  // Where the run stands at a step boundary, beyond the particles: enough for equilibrate() and
+  // record() to continue exactly where they were.
+  struct RunState {
+    int stage = 1;                      // 1 equilibrium, 2 recording
+    std::int64_t stage1_steps = 0;      // steps done in stage 1
+    double energy = HUGE_VAL;           // J, the last stage-1 energy check
+    double previous_energy = HUGE_VAL;  // J, the check before it
+    double stage1_wall_seconds = 0.0;   // s, wall time stage 1 took (informative)
+    bool reference_taken = false;       // the receivers' t = 0 record exists
+  };
+  const RunState& run_state() const { return run_; }
+  std::int64_t acoustic_steps() const { return acoustic_step_; }
+  // Steps since the run began, stage 1 included (checkpoint names use it).
+  std::int64_t total_steps() const { return run_.stage1_steps + acoustic_step_; }
+
+  // Called on every rank after each step of equilibrate() and record(), at the step boundary
+  // (receivers measured, halos consistent). It may throw a CollectiveError (on every rank) to
+  // stop the run there. Checkpoints and signal handling hook in here.
+  void on_step(std::function<void()> hook) { after_step_ = std::move(hook); }
+
+  // Collective (simulation_state.cpp): this rank's owned particles, the run state, and on rank 0
+  // every receiver record so far and the emitter's progress. Flushes the receivers (harmless:
+  // the sums onto rank 0 are exact).
+  SimulationState export_state();
+  // Collective (simulation_state.cpp): replaces the particles and the run state by `state`, whose
+  // particles may be any share of the global set on each rank (e.g. an even block of a file):
+  // they are sent to the ranks that own them, then everything is rebuilt. The result is the
+  // state that was exported, on any rank count. Throws CollectiveError if the global particle
+  // count or the keys do not match this scene.
+  void import_state(SimulationState state);
 
   const Scene& scene() const { return scene_; }
   const Particles& particles() const { return p_; }
@@ -100,6 +136,9 @@ class Simulation {
   Particles p_;
   std::vector<double> rebuild_x_, rebuild_y_, rebuild_z_, scratch_;
   std::int64_t global_particles_ = 0, rebuilds_ = 0, acoustic_step_ = 0;
+  RunState run_;
+  EmitterDrive::Progress emitter_resume_;  // rank 0: applied by record() after import_state()
+  std::function<void()> after_step_;
 };
 
 }  // namespace sphreverb

@@ -61,7 +61,7 @@ stale=1 case_ too_many_ranks 2 "at most 2 ranks" 4 run "$base" --room.max "0.105
   --emitter.center "0.03 0.045 0.045" --emitter.radius 0.01 --receiver.left.position "0.07 0.045 0.045" \
   --receiver.right.position "0.07 0.05 0.05"
 case_ parse_unknown_command 2 "unknown command" 1 frobnicate "$base"
-case_ parse_restart 2 "not implemented" 1 restart "$base"
+case_ restart_not_a_checkpoint 2 "not an HDF5 file" 1 restart "$base"
 case_ check_ok 0 "particles" 1 check "$base"
 
 echo "$passed passed, $failures failed"

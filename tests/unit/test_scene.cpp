@@ -568,9 +568,36 @@ TEST(SceneErrors, NoReceiverAndNoEmitter) {
   expect_mentions(error_of(no_emitter), {kPath, "no [emitter] section"});
 }
 
-TEST(SceneErrors, CheckpointsNotImplemented) {
-  expect_bad_line("checkpoint_every = 0", "checkpoint_every = 10",
-                  {"[output] checkpoint_every", "not implemented"});
+TEST(SceneErrors, CheckpointAndSnapshotKeys) {
+  expect_bad_line("checkpoint_every = 0", "checkpoint_every = -1",
+                  {"[output] checkpoint_every", "[0, 3600] s"});
+  expect_bad_line("checkpoint_every = 0", "keep_checkpoints = 0",
+                  {"[output] keep_checkpoints", "[1, "});
+  expect_bad_line("checkpoint_every = 0", "keep_checkpoints = 1.5",
+                  {"[output] keep_checkpoints", "not an integer"});
+  expect_bad_line("checkpoint_every = 0", "snapshot_every = 1e5",
+                  {"[output] snapshot_every", "[0, 3600] s"});
+  expect_bad_line("checkpoint_every = 0", "snapshot_fields = density speed",
+                  {"[output] snapshot_fields", "unknown field 'speed'", "pressure"});
+  expect_bad_line("checkpoint_every = 0", "snapshot_fields = rank rank",
+                  {"[output] snapshot_fields", "twice"});
+}
+
+TEST(Scene, CheckpointAndSnapshotKeys) {
+  const Scene d = parse_scene(replace(kFull, "checkpoint_every = 0\n", ""), kPath);
+  EXPECT_EQ(d.output.checkpoint_every, 0.01);
+  EXPECT_EQ(d.output.keep_checkpoints, 2);
+  EXPECT_EQ(d.output.snapshot_every, 0.0);
+  EXPECT_EQ(d.output.snapshot_fields, (std::vector<std::string>{"density", "pressure", "velocity"}));
+  const Scene s = parse_scene(
+      replace(kFull, "checkpoint_every = 0\n",
+              "checkpoint_every = 0.5\nkeep_checkpoints = 7\nsnapshot_every = 0.001\n"
+              "snapshot_fields = rank velocity\n"),
+      kPath);
+  EXPECT_EQ(s.output.checkpoint_every, 0.5);
+  EXPECT_EQ(s.output.keep_checkpoints, 7);
+  EXPECT_EQ(s.output.snapshot_every, 0.001);
+  EXPECT_EQ(s.output.snapshot_fields, (std::vector<std::string>{"rank", "velocity"}));
 }
 
 TEST(SceneErrors, MissingWavInput) {

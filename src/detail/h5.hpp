@@ -1,0 +1,103 @@
+// Thin HDF5 plumbing for checkpoints and snapshots: RAII handles, a file opened with the MPI-IO
+// driver (collective) or serially (rank 0's validation), row-block datasets that each rank writes
+// its share of, and self-description (units, description, checksum) on every dataset.
+//
+// The error stack is silenced: every failing call becomes an H5Error with the path and what was
+// being done, so a damaged file is refused with a message and never printed over or crashed on.
+#pragma once
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sphreverb::detail::h5 {
+
+class H5Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// An owned hid_t, closed by the matching H5*close.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer close, const std::string& what);  // throws H5Error if id < 0
+  Handle(Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
+  Handle& operator=(Handle&& o) noexcept;
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() { reset(); }
+  hid_t get() const { return id_; }
+  void reset();
+
+ private:
+  hid_t id_ = -1;
+  Closer close_ = nullptr;
+};
+
+// Element types of the datasets.
+enum class Type { F64, F32, I64, I32 };
+
+// Order-free checksum of a dataset: sum over elements of mix(bits, flat index) mod 2^64, so each
+// rank sums its own rows and the total is an MPI sum, independent of the decomposition.
+std::uint64_t checksum(const void* data, Type type, std::uint64_t first_element,
+                       std::uint64_t elements);
+
+class File {
+ public:
+  // Collective over comm: creates (truncates) path with the MPI-IO driver.
+  static File create(const std::string& path, MPI_Comm comm);
+  // Collective over comm: opens path read-only with the MPI-IO driver.
+  static File open(const std::string& path, MPI_Comm comm);
+  // This process only: opens path read-only with the default (serial) driver.
+  static File open_serial(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  hid_t id() const { return file_.get(); }
+  bool parallel() const { return comm_ != MPI_COMM_NULL; }
+  int rank() const { return rank_; }
+  void close() { file_.reset(); }
+
+  // Collective: dataset `name` of shape [rows, cols] (cols = 0: [rows]); this rank writes rows
+  // [first, first + count) from data (count * max(cols, 1) elements). Attributes `units`,
+  // `description` and `checksum` (over the whole dataset) are attached. Intermediate groups are
+  // created as needed.
+  void write_rows(const std::string& name, Type type, const void* data, std::uint64_t rows,
+                  int cols, std::uint64_t first, std::uint64_t count, const std::string& units,
+                  const std::string& description);
+  // Collective, identical arguments on every rank: a fixed-length string dataset.
+  void write_string(const std::string& name, const std::string& value,
+                    const std::string& description);
+  // Collective, identical arguments on every rank: attributes of the root group.
+  void attribute(const std::string& name, const std::string& value);
+  void attribute(const std::string& name, std::int64_t value);
+
+  // Reading (collective for a parallel file, local for a serial one).
+  bool exists(const std::string& name) const;
+  // Shape of a dataset; throws if missing.
+  std::vector<std::uint64_t> shape(const std::string& name) const;
+  // Reads rows [first, first + count) into out, converting to `type`; checks the stored element
+  // class (float or integer) matches. Returns this rank's part of the checksum (reduce it).
+  std::uint64_t read_rows(const std::string& name, Type type, void* out, int cols,
+                          std::uint64_t first, std::uint64_t count) const;
+  std::string read_string(const std::string& name) const;
+  std::string string_attribute(const std::string& object, const std::string& name) const;
+  std::int64_t int_attribute(const std::string& object, const std::string& name) const;
+  std::uint64_t stored_checksum(const std::string& name) const;
+
+ private:
+  std::string path_;
+  Handle file_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+};
+
+// Turns off HDF5's automatic error printing (idempotent).
+void silence_errors();
+
+}  // namespace sphreverb::detail::h5

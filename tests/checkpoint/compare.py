@@ -1,0 +1,37 @@
+#!/usr/bin/python3
+"""compare.py A B: the WAVs of run directories A and B are byte-identical, and so are the receiver
+records (doubles) and every particle field (matched by key) of their last checkpoints."""
+import glob
+import os
+import sys
+
+import h5py
+import numpy as np
+
+
+def last_checkpoint(d):
+    return sorted(glob.glob(os.path.join(d, "checkpoints", "step_*.h5")))[-1]
+
+
+def main(a, b):
+    wavs = sorted(os.path.basename(p) for p in glob.glob(os.path.join(a, "*.wav")))
+    assert wavs, f"{a}: no WAV files"
+    for w in wavs:
+        with open(os.path.join(a, w), "rb") as fa, open(os.path.join(b, w), "rb") as fb:
+            assert fa.read() == fb.read(), f"{w} differs between {a} and {b}"
+    ca, cb = last_checkpoint(a), last_checkpoint(b)
+    assert os.path.basename(ca) == os.path.basename(cb), (ca, cb)
+    with h5py.File(ca, "r") as fa, h5py.File(cb, "r") as fb:
+        ra, rb = fa["/receivers/density"][...], fb["/receivers/density"][...]
+        assert ra.shape == rb.shape and ra.tobytes() == rb.tobytes(), "receiver records differ"
+        ka, kb = np.argsort(fa["/particles/key"][...]), np.argsort(fb["/particles/key"][...])
+        for name in ("key", "position", "velocity", "density", "rest_position"):
+            da, db = fa["/particles/" + name][...][ka], fb["/particles/" + name][...][kb]
+            assert da.tobytes() == db.tobytes(), f"/particles/{name} differs"
+        n, s = ra.shape[0], fa["/run/step"][0]
+    print(f"same: {len(wavs)} WAVs, {n} records per receiver, particles at step {s} "
+          f"({os.path.basename(ca)}): {a} == {b}")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])
