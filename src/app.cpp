@@ -1,6 +1,8 @@
 #include "sphreverb/app.hpp"
 
+#include <array>
 #include <chrono>
+#include <iomanip>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +16,7 @@
 #include "sphreverb/scene.hpp"
 #include "sphreverb/signal.hpp"
 #include "sphreverb/simulation.hpp"
+#include "sphreverb/timing.hpp"
 #include "sphreverb/version.hpp"
 
 namespace sphreverb {
@@ -100,9 +103,37 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
   return o.str();
 }
 
+// Stage 2's phase times (mean and max over ranks) and the peak memory (VmHWM) of every rank,
+// reduced onto every rank. Collective.
+struct CostReport {
+  std::array<double, static_cast<std::size_t>(Phase::Count)> mean{}, max{};
+  double peak_total = 0.0, peak_max = 0.0, baseline_total = 0.0;
+  static CostReport of(const Simulation& sim, double baseline, MPI_Comm comm) {
+    CostReport r;
+    const auto& mine = sim.timings().all();
+    MPI_Allreduce(mine.data(), r.mean.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_SUM,
+                  comm);
+    MPI_Allreduce(mine.data(), r.max.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_MAX,
+                  comm);
+    for (double& m : r.mean) m /= size_of(comm);
+    double mem[2] = {static_cast<double>(peak_resident_bytes()), baseline};
+    MPI_Allreduce(MPI_IN_PLACE, mem, 2, MPI_DOUBLE, MPI_SUM, comm);
+    r.peak_total = mem[0], r.baseline_total = mem[1];
+    r.peak_max = static_cast<double>(peak_resident_bytes());
+    MPI_Allreduce(MPI_IN_PLACE, &r.peak_max, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return r;
+  }
+  // Solver bytes per particle: the ranks' peak resident memory above what they held before the
+  // simulation was built (MPI, libraries, the scene and the input signal).
+  double bytes_per_particle(std::int64_t particles) const {
+    return particles > 0 ? (peak_total - baseline_total) / static_cast<double>(particles) : 0.0;
+  }
+};
+
 void write_summary(const std::string& path, const Scene& s, Simulation& sim, const StageStats& st1,
                    const StageStats& st2, const std::vector<ReceiverOutput>& outs,
-                   double wall_total, double npp, const std::vector<std::int64_t>& per_rank) {
+                   double wall_total, double npp, const std::vector<std::int64_t>& per_rank,
+                   const CostReport& cost) {
   const Derived& d = s.derived;
   detail::Json j;
   j.begin_object();
@@ -118,6 +149,19 @@ void write_summary(const std::string& path, const Scene& s, Simulation& sim, con
   j.array("particles_per_rank", per_rank);
   j.field("rebuilds", sim.rebuilds());
   j.field("total_wall_seconds", wall_total);
+  j.key("phases").begin_object();  // stage 2, seconds per rank (mean and max over ranks)
+  for (std::size_t k = 0; k < kPhaseNames.size(); ++k) {
+    j.key(std::string(kPhaseNames[k])).begin_object();
+    j.field("seconds", cost.mean[k]).field("max_seconds", cost.max[k]);
+    j.field("fraction", st2.wall_seconds > 0 ? cost.mean[k] / st2.wall_seconds : 0.0);
+    j.end_object();
+  }
+  j.end_object();
+  j.key("memory").begin_object();
+  j.field("peak_bytes_total", cost.peak_total).field("peak_bytes_max_rank", cost.peak_max);
+  j.field("baseline_bytes_total", cost.baseline_total);
+  j.field("bytes_per_particle", cost.bytes_per_particle(sim.global_particles()));
+  j.end_object();
   j.key("equilibrium").begin_object();
   j.field("steps", st1.steps).field("wall_seconds", st1.wall_seconds);
   j.field("kinetic_energy_J", st1.final_energy).end_object();
@@ -196,6 +240,7 @@ int run_command(const Command& cmd, MPI_Comm comm) {
     on_root<SignalError>(comm, [&] { input = load_input(scene); });
 
     code = kExitRunFailed;
+    const double baseline = static_cast<double>(resident_bytes());
     Simulation sim(scene, comm);  // DecompositionError: bad input
     if (rank == 0) {
       std::istringstream lines(describe(scene, sim.decomposition(), size_of(comm)));
@@ -213,11 +258,25 @@ int run_command(const Command& cmd, MPI_Comm comm) {
         "stage 2: {} steps in {:.2f} s: {:.3g} particle-steps/s ({:.3g} per rank), {} "
         "neighbour rebuilds, {:.1f} neighbours per particle",
         st2.steps, st2.wall_seconds, rate, rate / size_of(comm), sim.rebuilds(), npp);
+    const CostReport cost = CostReport::of(sim, baseline, comm);
+    {
+      std::ostringstream split;
+      split.precision(3);
+      for (std::size_t k = 0; k < kPhaseNames.size(); ++k)
+        split << (k ? ", " : "") << kPhaseNames[k] << " " << std::fixed << cost.mean[k] << " s ("
+              << std::setprecision(1)
+              << (st2.wall_seconds > 0 ? 100.0 * cost.mean[k] / st2.wall_seconds : 0.0) << " %)"
+              << std::setprecision(3);
+      log->info("stage 2 phases (mean per rank): {}", split.str());
+      log->info("peak memory: {:.1f} MiB on the largest rank, {:.0f} bytes per particle above "
+                "the start-up baseline",
+                cost.peak_max / 1048576.0, cost.bytes_per_particle(sim.global_particles()));
+    }
     on_root<CollectiveError>(comm, [&] {
       const auto outs = write_receiver_wavs(scene, sim.receivers(), dir);
       const double wall =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      write_summary(dir + "/summary.json", scene, sim, st1, st2, outs, wall, npp, per_rank);
+      write_summary(dir + "/summary.json", scene, sim, st1, st2, outs, wall, npp, per_rank, cost);
       for (const ReceiverOutput& o : outs)
         log->info("wrote {}/{} and {} ({} samples, peak {:.3g} Pa)", dir, o.wav, o.raw_wav,
                   o.samples, o.peak_pascal);
