@@ -46,6 +46,7 @@ for size in $sizes; do
     for ((k = 1; k <= repeat; ++k)); do
       dir="$out/$size-${np}r-$k"
       echo "bench: $size particles, $np rank(s), run $k of $repeat" >&2
+      rm -rf "$dir"
       mpirun -np "$np" --bind-to none "$exe" run bench/box.ini --out "$dir" \
         --room.max "${room[$size]}" --time.duration "${duration[$size]}" >"$dir.log" 2>&1 ||
         { echo "bench: run failed, see $dir.log" >&2; exit 3; }
@@ -69,10 +70,11 @@ for size in sizes:
             "particle_steps_per_second": best["particle_steps_per_second"],
             "particle_steps_per_second_per_core": best["particle_steps_per_second"] / np,
             "neighbours_per_particle": best["neighbours_per_particle"],
-            "bytes_per_particle": best["memory"]["bytes_per_particle"],
-            "peak_bytes_max_rank": best["memory"]["peak_bytes_max_rank"],
+            # (null with an executable older than the phase timers)
+            "bytes_per_particle": best.get("memory", {}).get("bytes_per_particle"),
+            "peak_bytes_max_rank": best.get("memory", {}).get("peak_bytes_max_rank"),
             "rebuilds": best["rebuilds"],
-            "phase_fraction": {p: best["phases"][p]["fraction"] for p in phases},
+            "phase_fraction": {p: best["phases"][p]["fraction"] for p in phases} if "phases" in best else None,
         })
 for c in cases:
     one = [d for d in cases if d["size"] == c["size"] and d["ranks"] == 1]
@@ -84,9 +86,10 @@ print(f"{'size':>5} {'ranks':>5} {'particles':>9} {'steps':>5} {'Mps/s/core':>10
       + " ".join(p[:5] for p in phases) + ")")
 for c in cases:
     eff = f"{100 * c['parallel_efficiency']:.0f}%" if "parallel_efficiency" in c else "-"
-    split = " ".join(f"{100 * c['phase_fraction'][p]:5.1f}" for p in phases)
+    split = " ".join(f"{100 * c['phase_fraction'][p]:5.1f}" for p in phases) if c["phase_fraction"] else "-"
+    mem = f"{c['bytes_per_particle']:.0f}" if c["bytes_per_particle"] is not None else "-"
     print(f"{c['size']:>5} {c['ranks']:>5} {c['particles']:>9} {c['steps']:>5} "
           f"{c['particle_steps_per_second_per_core'] / 1e6:>10.3f} {c['neighbours_per_particle']:>5.1f} "
-          f"{c['bytes_per_particle']:>6.0f} {eff:>5}  {split}")
+          f"{mem:>6} {eff:>5}  {split}")
 print(f"wrote {out}/bench.json")
 PY
