@@ -2,10 +2,10 @@
 
 #include <array>
 #include <chrono>
-#include <iomanip>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <numbers>
 #include <sstream>
 
@@ -268,9 +268,10 @@ int run_command(const Command& cmd, MPI_Comm comm) {
               << (st2.wall_seconds > 0 ? 100.0 * cost.mean[k] / st2.wall_seconds : 0.0) << " %)"
               << std::setprecision(3);
       log->info("stage 2 phases (mean per rank): {}", split.str());
-      log->info("peak memory: {:.1f} MiB on the largest rank, {:.0f} bytes per particle above "
-                "the start-up baseline",
-                cost.peak_max / 1048576.0, cost.bytes_per_particle(sim.global_particles()));
+      log->info(
+          "peak memory: {:.1f} MiB on the largest rank, {:.0f} bytes per particle above "
+          "the start-up baseline",
+          cost.peak_max / 1048576.0, cost.bytes_per_particle(sim.global_particles()));
     }
     on_root<CollectiveError>(comm, [&] {
       const auto outs = write_receiver_wavs(scene, sim.receivers(), dir);

@@ -45,9 +45,10 @@ namespace {
 // partial sums: list entry k goes to lane k mod kLanes, and the lanes are added in a fixed tree at
 // the end. The order of every floating-point operation is thus a function of the list alone, which
 // is the same on any rank count (the determinism invariant), while the lanes break the serial
-// dependence of one running sum and let the compiler keep them in one vector register (gathers for
-// the neighbour fields). A list's last partial block fills its unused lanes with i itself, whose
-// every term carries a factor x_ii = 0, v_ii = 0 or rho_i - rho_i = 0 and so adds an exact zero.
+// dependence of one running sum and let the compiler keep them in vector registers (the
+// neighbour fields are loaded lane by lane). A list's last partial block fills its unused lanes
+// with i itself, whose every term carries a factor x_ii = 0, v_ii = 0 or rho_i - rho_i = 0 and so
+// adds an exact zero.
 //
 // Pairs beyond the support (the list holds support + skin) need no branch: every F below is 0
 // there, which again adds exact zeros.
@@ -101,8 +102,8 @@ inline CubicShape shape_of(const CubicSpline& k) { return CubicShape(k); }
 
 // Raw views of the fields the loops read (no aliasing with what they write).
 struct View {
-  const double *__restrict x, *__restrict y, *__restrict z;
-  const double *__restrict vx, *__restrict vy, *__restrict vz, *__restrict rho;
+  const double* __restrict x, * __restrict y, * __restrict z;
+  const double* __restrict vx, * __restrict vy, * __restrict vz, * __restrict rho;
   explicit View(const Particles& p)
       : x(p.x.data()),
         y(p.y.data()),
@@ -160,8 +161,8 @@ void continuity_loop(Particles& p, const NeighbourList& nl, const PairPhysics& p
   const std::uint32_t* __restrict off = nl.offsets().data();
   const std::uint32_t* __restrict idx = nl.index().data();
   const double factor = phys.mass * phys.gradient_scale * shape.scale;
-  const double diffusion = -2.0 * phys.density_diffusion * phys.h * phys.eos.c0 * phys.mass *
-                           shape.scale,
+  const double diffusion =
+                   -2.0 * phys.density_diffusion * phys.h * phys.eos.c0 * phys.mass * shape.scale,
                eta2 = 0.01 * phys.h * phys.h;
   double* __restrict drho = p.drho.data();
   for (std::uint32_t i = 0; i < p.n_owned; ++i) {
@@ -177,8 +178,7 @@ void continuity_loop(Particles& p, const NeighbourList& nl, const PairPhysics& p
         const double vdotx = (vxi - v.vx[j]) * dx + (vyi - v.vy[j]) * dy + (vzi - v.vz[j]) * dz;
         const double F = shape(r2);
         sc[l] += vdotx * F;
-        if constexpr (kDiffusion)
-          sd[l] += (v.rho[j] - rhoi) * F * r2 / ((r2 + eta2) * v.rho[j]);
+        if constexpr (kDiffusion) sd[l] += (v.rho[j] - rhoi) * F * r2 / ((r2 + eta2) * v.rho[j]);
       }
     };
     for_each_block(off[i], off[i + 1], idx, i, block);

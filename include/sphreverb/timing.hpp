@@ -22,9 +22,8 @@ enum class Phase : std::size_t {
   Count
 };
 
-inline constexpr std::array<std::string_view, static_cast<std::size_t>(Phase::Count)>
-    kPhaseNames = {"neighbours", "forces", "density", "integration",
-                   "halo",       "ghosts", "receivers", "emitter"};
+inline constexpr std::array<std::string_view, static_cast<std::size_t>(Phase::Count)> kPhaseNames =
+    {"neighbours", "forces", "density", "integration", "halo", "ghosts", "receivers", "emitter"};
 
 class PhaseTimes {
  public:
