@@ -1,9 +1,11 @@
 #include "sphreverb/app.hpp"
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <numbers>
 #include <sstream>
 
@@ -18,6 +20,7 @@
 #include "sphreverb/simulation_state.hpp"
 #include "sphreverb/snapshot.hpp"
 #include "sphreverb/stop_signal.hpp"
+#include "sphreverb/timing.hpp"
 #include "sphreverb/version.hpp"
 
 namespace sphreverb {
@@ -111,9 +114,37 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
   return o.str();
 }
 
+// Stage 2's phase times (mean and max over ranks) and the peak memory (VmHWM) of every rank,
+// reduced onto every rank. Collective.
+struct CostReport {
+  std::array<double, static_cast<std::size_t>(Phase::Count)> mean{}, max{};
+  double peak_total = 0.0, peak_max = 0.0, baseline_total = 0.0;
+  static CostReport of(const Simulation& sim, double baseline, MPI_Comm comm) {
+    CostReport r;
+    const auto& mine = sim.timings().all();
+    MPI_Allreduce(mine.data(), r.mean.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_SUM,
+                  comm);
+    MPI_Allreduce(mine.data(), r.max.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_MAX,
+                  comm);
+    for (double& m : r.mean) m /= size_of(comm);
+    double mem[2] = {static_cast<double>(peak_resident_bytes()), baseline};
+    MPI_Allreduce(MPI_IN_PLACE, mem, 2, MPI_DOUBLE, MPI_SUM, comm);
+    r.peak_total = mem[0], r.baseline_total = mem[1];
+    r.peak_max = static_cast<double>(peak_resident_bytes());
+    MPI_Allreduce(MPI_IN_PLACE, &r.peak_max, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return r;
+  }
+  // Solver bytes per particle: the ranks' peak resident memory above what they held before the
+  // simulation was built (MPI, libraries, the scene and the input signal).
+  double bytes_per_particle(std::int64_t particles) const {
+    return particles > 0 ? (peak_total - baseline_total) / static_cast<double>(particles) : 0.0;
+  }
+};
+
 void write_summary(const std::string& path, const Scene& s, Simulation& sim, const StageStats& st1,
                    const StageStats& st2, const std::vector<ReceiverOutput>& outs,
-                   double wall_total, double npp, const std::vector<std::int64_t>& per_rank) {
+                   double wall_total, double npp, const std::vector<std::int64_t>& per_rank,
+                   const CostReport& cost) {
   const Derived& d = s.derived;
   detail::Json j;
   j.begin_object();
@@ -129,6 +160,19 @@ void write_summary(const std::string& path, const Scene& s, Simulation& sim, con
   j.array("particles_per_rank", per_rank);
   j.field("rebuilds", sim.rebuilds());
   j.field("total_wall_seconds", wall_total);
+  j.key("phases").begin_object();  // stage 2, seconds per rank (mean and max over ranks)
+  for (std::size_t k = 0; k < kPhaseNames.size(); ++k) {
+    j.key(std::string(kPhaseNames[k])).begin_object();
+    j.field("seconds", cost.mean[k]).field("max_seconds", cost.max[k]);
+    j.field("fraction", st2.wall_seconds > 0 ? cost.mean[k] / st2.wall_seconds : 0.0);
+    j.end_object();
+  }
+  j.end_object();
+  j.key("memory").begin_object();
+  j.field("peak_bytes_total", cost.peak_total).field("peak_bytes_max_rank", cost.peak_max);
+  j.field("baseline_bytes_total", cost.baseline_total);
+  j.field("bytes_per_particle", cost.bytes_per_particle(sim.global_particles()));
+  j.end_object();
   j.key("equilibrium").begin_object();
   j.field("steps", st1.steps).field("wall_seconds", st1.wall_seconds);
   j.field("kinetic_energy_J", st1.final_energy).end_object();
@@ -277,7 +321,7 @@ void prepare_output(const Scene& scene, const std::string& dir, bool fresh, MPI_
 
 // Stages 1 and 2 from wherever `sim` stands, with checkpoints, then the WAVs and summary.json.
 int continue_run(const Scene& scene, const std::string& dir, Simulation& sim, const Signal& input,
-                 MPI_Comm comm, std::chrono::steady_clock::time_point start) {
+                 MPI_Comm comm, std::chrono::steady_clock::time_point start, double baseline) {
   auto log = logger("run");
   const int rank = rank_of(comm);
   if (rank == 0) {
@@ -302,6 +346,21 @@ int continue_run(const Scene& scene, const std::string& dir, Simulation& sim, co
       "stage 2: {} steps in {:.2f} s: {:.3g} particle-steps/s ({:.3g} per rank), {} "
       "neighbour rebuilds, {:.1f} neighbours per particle",
       st2.steps_run, st2.wall_seconds, rate, rate / size_of(comm), sim.rebuilds(), npp);
+  const CostReport cost = CostReport::of(sim, baseline, comm);
+  {
+    std::ostringstream split;
+    split.precision(3);
+    for (std::size_t k = 0; k < kPhaseNames.size(); ++k)
+      split << (k ? ", " : "") << kPhaseNames[k] << " " << std::fixed << cost.mean[k] << " s ("
+            << std::setprecision(1)
+            << (st2.wall_seconds > 0 ? 100.0 * cost.mean[k] / st2.wall_seconds : 0.0) << " %)"
+            << std::setprecision(3);
+    log->info("stage 2 phases (mean per rank): {}", split.str());
+    log->info(
+        "peak memory: {:.1f} MiB on the largest rank, {:.0f} bytes per particle above "
+        "the start-up baseline",
+        cost.peak_max / 1048576.0, cost.bytes_per_particle(sim.global_particles()));
+  }
   const double wall_so_far =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   log->info("checkpoints: {} written, {:.3g} MB, {:.3f} s ({:.2f} % of the wall time)",
@@ -311,7 +370,7 @@ int continue_run(const Scene& scene, const std::string& dir, Simulation& sim, co
     const auto outs = write_receiver_wavs(scene, sim.receivers(), dir);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    write_summary(dir + "/summary.json", scene, sim, st1, st2, outs, wall, npp, per_rank);
+    write_summary(dir + "/summary.json", scene, sim, st1, st2, outs, wall, npp, per_rank, cost);
     for (const ReceiverOutput& o : outs)
       log->info("wrote {}/{} and {} ({} samples, peak {:.3g} Pa)", dir, o.wav, o.raw_wav, o.samples,
                 o.peak_pascal);
@@ -373,8 +432,9 @@ int run_command(const Command& cmd, MPI_Comm comm) {
     on_root<SignalError>(comm, [&] { input = load_input(scene); });
 
     code = kExitRunFailed;
+    const double baseline = static_cast<double>(resident_bytes());
     Simulation sim(scene, comm);  // DecompositionError: bad input
-    return continue_run(scene, dir, sim, input, comm, start);
+    return continue_run(scene, dir, sim, input, comm, start, baseline);
   } catch (...) {
     return exit_code_of(std::current_exception(), code, cmd.scene, comm);
   }
@@ -418,12 +478,13 @@ int restart_command(const Command& cmd, MPI_Comm comm) {
           "differ from an uninterrupted run",
           cmd.scene, ckpt.program_version, SPHREVERB_VERSION);
 
+    const double baseline = static_cast<double>(resident_bytes());
     Simulation sim(scene, comm);  // DecompositionError: bad input
     check_compatible(ckpt, scene, sim.global_particles());
     code = kExitRunFailed;
     Signal input = std::move(ckpt.input);
     sim.import_state(std::move(ckpt.state));
-    return continue_run(scene, dir, sim, input, comm, start);
+    return continue_run(scene, dir, sim, input, comm, start, baseline);
   } catch (...) {
     return exit_code_of(std::current_exception(), code, cmd.scene, comm);
   }

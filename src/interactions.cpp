@@ -1,6 +1,9 @@
 #include "sphreverb/interactions.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <numbers>
 
 #include "sphreverb/kernel.hpp"
 #include "sphreverb/pair_terms.hpp"
@@ -38,82 +41,151 @@ double lattice_gradient_scale(KernelKind kind, double h_over_dx) {
 
 namespace {
 
-// Geometry of one pair: x_ij, r^2 and F = (dW/dr)/r.
-struct Pair {
-  double dx, dy, dz, r2, F;
-};
+// The pair loops run over each owned particle's key-ordered neighbour list in kLanes interleaved
+// partial sums: list entry k goes to lane k mod kLanes, and the lanes are added in a fixed tree at
+// the end. The order of every floating-point operation is thus a function of the list alone, which
+// is the same on any rank count (the determinism invariant), while the lanes break the serial
+// dependence of one running sum and let the compiler keep them in vector registers (the
+// neighbour fields are loaded lane by lane). A list's last partial block fills its unused lanes
+// with i itself, whose every term carries a factor x_ii = 0, v_ii = 0 or rho_i - rho_i = 0 and so
+// adds an exact zero.
+//
+// Pairs beyond the support (the list holds support + skin) need no branch: every F below is 0
+// there, which again adds exact zeros.
+constexpr std::uint32_t kLanes = 8;
 
-// The one neighbour loop: for each owned i, acc = start(i); then add(acc, i, j, pair) for every
-// neighbour j within the kernel support, in the list's (key) order; then finish(i, acc).
-template <class Kernel, class Start, class Add, class Finish>
-void for_each_pair(const Particles& p, const NeighbourList& nl, const Kernel& kernel, Start&& start,
-                   Add&& add, Finish&& finish) {
-  const auto& off = nl.offsets();
-  const auto& idx = nl.index();
-  const double r2max = kernel.support() * kernel.support();
-  for (std::size_t i = 0; i < p.n_owned; ++i) {
-    auto acc = start(i);
-    const double xi = p.x[i], yi = p.y[i], zi = p.z[i];
-    for (std::uint32_t k = off[i]; k < off[i + 1]; ++k) {
-      const std::uint32_t j = idx[k];
-      const double dx = xi - p.x[j], dy = yi - p.y[j], dz = zi - p.z[j];
-      const double r2 = dx * dx + dy * dy + dz * dz;
-      if (r2 >= r2max) continue;
-      add(acc, i, j, Pair{dx, dy, dz, r2, kernel.F(std::sqrt(r2))});
-    }
-    finish(i, acc);
+// Lane sums in a fixed order.
+inline double lane_sum(const double (&a)[kLanes]) {
+  return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+}
+
+// Calls block(nb) with kLanes neighbour indices at a time: the list [begin, end) of particle i,
+// its last partial block filled up with i.
+template <class Block>
+inline void for_each_block(std::uint32_t begin, std::uint32_t end,
+                           const std::uint32_t* __restrict idx, std::uint32_t i, Block&& block) {
+  std::uint32_t k = begin;
+  for (; k + kLanes <= end; k += kLanes) block(idx + k);
+  if (k < end) {
+    std::uint32_t tail[kLanes];
+    for (std::uint32_t l = 0; l < kLanes; ++l) tail[l] = k + l < end ? idx[k + l] : i;
+    block(tail);
   }
 }
 
-// Velocity and density of particle i, read once per particle rather than once per pair.
-struct Self {
-  double vx, vy, vz, rho;
-  Self(const Particles& p, std::size_t i) : vx(p.vx[i]), vy(p.vy[i]), vz(p.vz[i]), rho(p.rho[i]) {}
-  double vdotx(const Particles& p, std::uint32_t j, const Pair& q) const {
-    return (vx - p.vx[j]) * q.dx + (vy - p.vy[j]) * q.dy + (vz - p.vz[j]) * q.dz;
+// Kernel gradient factor F(r)/F(0)-style shapes without the constant: the loops multiply the
+// per-particle sum by the constant once. Wendland C2: F = -105/(16 pi h^5) (1 - r/2h)^3.
+struct WendlandShape {
+  double inv_2h, scale;  // scale = F / shape
+  explicit WendlandShape(const WendlandC2& k)
+      : inv_2h(0.5 / k.h), scale(-105.0 / (16.0 * std::numbers::pi * std::pow(k.h, 5))) {}
+  double operator()(double r2) const {
+    const double t = std::max(0.0, 1.0 - std::sqrt(r2) * inv_2h);
+    return t * t * t;
   }
 };
+// Cubic spline: F = s(-3 + 9/4 q) for q < 1, -3/4 s (2 - q)^2 / q for 1 <= q < 2, 0 beyond;
+// s = 1/(pi h^5). Branch-free (selects) so the loop still vectorises.
+struct CubicShape {
+  double inv_h, scale;
+  explicit CubicShape(const CubicSpline& k)
+      : inv_h(1.0 / k.h), scale(1.0 / (std::numbers::pi * std::pow(k.h, 5))) {}
+  double operator()(double r2) const {
+    const double q = std::sqrt(r2) * inv_h;
+    const double t = std::max(0.0, 2.0 - q);
+    const double outer = -0.75 * t * t / std::max(q, 1.0);
+    return q < 1.0 ? -3.0 + 2.25 * q : outer;
+  }
+};
+inline WendlandShape shape_of(const WendlandC2& k) { return WendlandShape(k); }
+inline CubicShape shape_of(const CubicSpline& k) { return CubicShape(k); }
 
-template <class Kernel>
+// Raw views of the fields the loops read (no aliasing with what they write).
+struct View {
+  const double* __restrict x, * __restrict y, * __restrict z;
+  const double* __restrict vx, * __restrict vy, * __restrict vz, * __restrict rho;
+  explicit View(const Particles& p)
+      : x(p.x.data()),
+        y(p.y.data()),
+        z(p.z.data()),
+        vx(p.vx.data()),
+        vy(p.vy.data()),
+        vz(p.vz.data()),
+        rho(p.rho.data()) {}
+};
+
+// Momentum: a_i = -m g sum_j (P_i/rho_i^2 + P_j/rho_j^2 + Pi_ij) F_ij x_ij (pair_terms.hpp), with
+// g the gradient scale and F = scale * shape.
+template <bool kViscosity, class Shape>
 void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
-                   const Kernel& kernel, const std::vector<double>& por2) {
-  const double m = phys.mass, alpha = phys.viscosity, c = phys.eos.c0, h = phys.h;
-  const double scale = phys.gradient_scale;
-  struct Acc : Self {
-    double p_over_rho2;
-    double ax = 0.0, ay = 0.0, az = 0.0;
-  };
-  for_each_pair(
-      p, nl, kernel,
-      [&](std::size_t i) {
-        return Acc{Self(p, i), por2[i]};
-      },
-      [&](Acc& a, std::size_t, std::uint32_t j, const Pair& q) {
-        const double visc = alpha > 0.0 ? pair::artificial_viscosity(alpha, c, h, a.vdotx(p, j, q),
-                                                                     q.r2, 0.5 * (a.rho + p.rho[j]))
-                                        : 0.0;
-        const double s = pair::momentum(m, a.p_over_rho2, por2[j], visc, scale * q.F);
-        a.ax += s * q.dx, a.ay += s * q.dy, a.az += s * q.dz;
-      },
-      [&](std::size_t i, const Acc& a) { p.ax[i] = a.ax, p.ay[i] = a.ay, p.az[i] = a.az; });
+                   const Shape shape, const double* __restrict por2) {
+  const View v(p);
+  const std::uint32_t* __restrict off = nl.offsets().data();
+  const std::uint32_t* __restrict idx = nl.index().data();
+  const double factor = -phys.mass * phys.gradient_scale * shape.scale;
+  // Pi_ij = -alpha c h (v_ij . x_ij) / (rho_bar (r^2 + 0.01 h^2)), rho_bar = (rho_i + rho_j)/2
+  const double visc = -2.0 * phys.viscosity * phys.eos.c0 * phys.h, eta2 = 0.01 * phys.h * phys.h;
+  double* __restrict ax = p.ax.data();
+  double* __restrict ay = p.ay.data();
+  double* __restrict az = p.az.data();
+  for (std::uint32_t i = 0; i < p.n_owned; ++i) {
+    const double xi = v.x[i], yi = v.y[i], zi = v.z[i], pi = por2[i];
+    const double vxi = v.vx[i], vyi = v.vy[i], vzi = v.vz[i], rhoi = v.rho[i];
+    double sx[kLanes] = {}, sy[kLanes] = {}, sz[kLanes] = {};
+    const auto block = [&](const std::uint32_t* __restrict nb) {
+#pragma GCC ivdep
+      for (std::uint32_t l = 0; l < kLanes; ++l) {
+        const std::uint32_t j = nb[l];
+        const double dx = xi - v.x[j], dy = yi - v.y[j], dz = zi - v.z[j];
+        const double r2 = dx * dx + dy * dy + dz * dz;
+        double sum = pi + por2[j];
+        if constexpr (kViscosity) {
+          const double vdotx = (vxi - v.vx[j]) * dx + (vyi - v.vy[j]) * dy + (vzi - v.vz[j]) * dz;
+          sum += visc * vdotx / ((rhoi + v.rho[j]) * (r2 + eta2));
+        }
+        const double s = sum * shape(r2);
+        sx[l] += s * dx, sy[l] += s * dy, sz[l] += s * dz;
+      }
+    };
+    for_each_block(off[i], off[i + 1], idx, i, block);
+    ax[i] = factor * lane_sum(sx), ay[i] = factor * lane_sum(sy), az[i] = factor * lane_sum(sz);
+  }
 }
 
-template <class Kernel>
+// Continuity: drho_i/dt = m g sum_j (v_ij . x_ij) F_ij  [+ delta-SPH diffusion
+//   -2 delta h c sum_j (rho_j - rho_i) F_ij r^2/(r^2 + eta^2) m/rho_j, without the gradient scale].
+template <bool kDiffusion, class Shape>
 void continuity_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
-                     const Kernel& kernel) {
-  const double m = phys.mass, delta = phys.density_diffusion, c = phys.eos.c0, h = phys.h;
-  const double scale = phys.gradient_scale;
-  struct Acc : Self {
-    double drho = 0.0;
-  };
-  for_each_pair(
-      p, nl, kernel, [&](std::size_t i) { return Acc{Self(p, i)}; },
-      [&](Acc& a, std::size_t, std::uint32_t j, const Pair& q) {
-        a.drho += pair::continuity(m, a.vdotx(p, j, q), scale * q.F);
-        if (delta > 0.0)
-          a.drho += pair::density_diffusion(delta, h, c, a.rho, p.rho[j], q.r2, q.F, m / p.rho[j]);
-      },
-      [&](std::size_t i, const Acc& a) { p.drho[i] = a.drho; });
+                     const Shape shape) {
+  const View v(p);
+  const std::uint32_t* __restrict off = nl.offsets().data();
+  const std::uint32_t* __restrict idx = nl.index().data();
+  const double factor = phys.mass * phys.gradient_scale * shape.scale;
+  const double diffusion =
+                   -2.0 * phys.density_diffusion * phys.h * phys.eos.c0 * phys.mass * shape.scale,
+               eta2 = 0.01 * phys.h * phys.h;
+  double* __restrict drho = p.drho.data();
+  for (std::uint32_t i = 0; i < p.n_owned; ++i) {
+    const double xi = v.x[i], yi = v.y[i], zi = v.z[i];
+    const double vxi = v.vx[i], vyi = v.vy[i], vzi = v.vz[i], rhoi = v.rho[i];
+    double sc[kLanes] = {}, sd[kLanes] = {};
+    const auto block = [&](const std::uint32_t* __restrict nb) {
+#pragma GCC ivdep
+      for (std::uint32_t l = 0; l < kLanes; ++l) {
+        const std::uint32_t j = nb[l];
+        const double dx = xi - v.x[j], dy = yi - v.y[j], dz = zi - v.z[j];
+        const double r2 = dx * dx + dy * dy + dz * dz;
+        const double vdotx = (vxi - v.vx[j]) * dx + (vyi - v.vy[j]) * dy + (vzi - v.vz[j]) * dz;
+        const double F = shape(r2);
+        sc[l] += vdotx * F;
+        if constexpr (kDiffusion) sd[l] += (v.rho[j] - rhoi) * F * r2 / ((r2 + eta2) * v.rho[j]);
+      }
+    };
+    for_each_block(off[i], off[i + 1], idx, i, block);
+    double rate = factor * lane_sum(sc);
+    if constexpr (kDiffusion) rate += diffusion * lane_sum(sd);
+    drho[i] = rate;
+  }
 }
 
 }  // namespace
@@ -123,13 +195,21 @@ void compute_momentum(Particles& p, const NeighbourList& nl, const PairPhysics& 
   scratch.resize(p.size());
   for (std::size_t j = 0; j < p.size(); ++j)
     scratch[j] = (phys.eos.pressure(p.rho[j]) + phys.background_pressure) / (p.rho[j] * p.rho[j]);
-  with_kernel(phys.kernel, phys.h,
-              [&](const auto& kernel) { momentum_loop(p, nl, phys, kernel, scratch); });
+  with_kernel(phys.kernel, phys.h, [&](const auto& kernel) {
+    if (phys.viscosity > 0.0)
+      momentum_loop<true>(p, nl, phys, shape_of(kernel), scratch.data());
+    else
+      momentum_loop<false>(p, nl, phys, shape_of(kernel), scratch.data());
+  });
 }
 
 void compute_continuity(Particles& p, const NeighbourList& nl, const PairPhysics& phys) {
-  with_kernel(phys.kernel, phys.h,
-              [&](const auto& kernel) { continuity_loop(p, nl, phys, kernel); });
+  with_kernel(phys.kernel, phys.h, [&](const auto& kernel) {
+    if (phys.density_diffusion > 0.0)
+      continuity_loop<true>(p, nl, phys, shape_of(kernel));
+    else
+      continuity_loop<false>(p, nl, phys, shape_of(kernel));
+  });
 }
 
 }  // namespace sphreverb

@@ -56,12 +56,8 @@ struct CellGrid {
 void NeighbourList::build(const Particles& p, double radius) {
   const CellGrid grid(p, p.size(), radius);
   const double r2max = radius * radius;
-  offsets_.assign(p.n_owned + 1, 0);
-  index_.clear();
-  index_.reserve(p.n_owned * 100);
-  std::vector<std::uint32_t> found;
-  for (std::size_t i = 0; i < p.n_owned; ++i) {
-    found.clear();
+  // Calls f(j) for every entry j != i within the radius of owned i.
+  const auto search = [&](std::size_t i, auto&& f) {
     const int ci[3] = {grid.coord(p.x[i], 0), grid.coord(p.y[i], 1), grid.coord(p.z[i], 2)};
     for (int cz = std::max(0, ci[2] - 1); cz <= std::min(grid.n[2] - 1, ci[2] + 1); ++cz)
       for (int cy = std::max(0, ci[1] - 1); cy <= std::min(grid.n[1] - 1, ci[1] + 1); ++cy)
@@ -71,19 +67,31 @@ void NeighbourList::build(const Particles& p, double radius) {
             const std::uint32_t j = grid.order[k];
             if (j == i) continue;
             const double dx = p.x[i] - p.x[j], dy = p.y[i] - p.y[j], dz = p.z[i] - p.z[j];
-            if (dx * dx + dy * dy + dz * dz <= r2max) found.push_back(j);
+            if (dx * dx + dy * dy + dz * dz <= r2max) f(j);
           }
         }
-    std::sort(found.begin(), found.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return p.key[a] < p.key[b]; });
-    index_.insert(index_.end(), found.begin(), found.end());
-    if (index_.size() > std::numeric_limits<std::uint32_t>::max())
+  };
+  // Two passes, count then fill, so the list is allocated once at its exact size: the peak
+  // memory of a rebuild is the list itself, not a guess plus a shrinking copy.
+  offsets_.assign(p.n_owned + 1, 0);
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < p.n_owned; ++i) {
+    search(i, [&](std::uint32_t) { ++total; });
+    if (total > std::numeric_limits<std::uint32_t>::max())
       throw std::length_error(
           "neighbour list of one rank exceeds 2^32 entries (~45 million "
           "particles per rank): use more ranks");
-    offsets_[i + 1] = static_cast<std::uint32_t>(index_.size());
+    offsets_[i + 1] = static_cast<std::uint32_t>(total);
   }
-  index_.shrink_to_fit();
+  index_.clear();
+  index_.shrink_to_fit();  // the old list goes before the new one is allocated
+  index_.resize(total);
+  for (std::size_t i = 0; i < p.n_owned; ++i) {
+    std::uint32_t* out = index_.data() + offsets_[i];
+    search(i, [&](std::uint32_t j) { *out++ = j; });
+    std::sort(index_.begin() + offsets_[i], index_.begin() + offsets_[i + 1],
+              [&](std::uint32_t a, std::uint32_t b) { return p.key[a] < p.key[b]; });
+  }
 }
 
 std::vector<std::size_t> NeighbourList::cell_order(const Particles& p, double cell) {

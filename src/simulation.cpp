@@ -74,7 +74,9 @@ void Simulation::rebuild() {
 
 void Simulation::refresh(FieldSet fields) {
   halo_.refresh(p_, fields, comm_);
+  timings_.lap(Phase::Halo);
   mirror_.refresh(p_, fields);
+  timings_.lap(Phase::Ghosts);
 }
 
 bool Simulation::moved_half_skin() {
@@ -109,20 +111,26 @@ EmitterState Simulation::drive(bool acoustic) {
 void Simulation::step(bool acoustic) {
   const Derived& d = scene_.derived;
   const double dx = scene_.fluid.spacing;
+  timings_.start();
   const EmitterState e = drive(acoustic);  // the disc at t^n
+  timings_.lap(Phase::Emitter);
 
   compute_momentum(p_, neighbours_, physics_, scratch_);  // pressure + viscosity: a^n
   add_tether_forces(p_, tethers_, walls_, e.shift, e.speed, dx * dx, d.particle_mass);
+  timings_.lap(Phase::Forces);
   kick(p_, d.dt, acoustic ? 0.0 : scene_.equilibrium.damping);  // v^{n+1/2}
+  timings_.lap(Phase::Integration);
   refresh(Field::Velocity);
 
   compute_continuity(p_, neighbours_, physics_);  // drho/dt with v^{n+1/2}
-  compress_and_drift(p_, d.dt);                   // rho^{n+1}, x^{n+1}
+  timings_.lap(Phase::Density);
+  compress_and_drift(p_, d.dt);  // rho^{n+1}, x^{n+1}
+  timings_.lap(Phase::Integration);
 
-  if (moved_half_skin())
-    rebuild();
-  else
-    refresh(Field::Position | Field::Density);
+  const bool due = moved_half_skin();
+  if (due) rebuild();
+  timings_.lap(Phase::Neighbours);
+  if (!due) refresh(Field::Position | Field::Density);
 }
 
 StageStats Simulation::equilibrate() {
@@ -177,11 +185,13 @@ StageStats Simulation::record(const Signal& input) {
     run_.reference_taken = true;
   }
   StageStats st;
+  timings_.reset();  // the phases of stage 2 only (of this process: a restart counts its own)
   const std::int64_t first = acoustic_step_;  // 0, or where an imported state stood
   for (std::int64_t n = first; n < d.steps; ++n) {
     step(true);
     receivers_.measure(p_);
     if ((n + 1) % kFlushEvery == 0 || n + 1 == d.steps) receivers_.flush(comm_);
+    timings_.lap(Phase::Receivers);
     progress.update(n + 1);
     if (after_step_) after_step_();
   }

@@ -25,6 +25,7 @@
 #include "sphreverb/receiver.hpp"
 #include "sphreverb/scene.hpp"
 #include "sphreverb/slabs.hpp"
+#include "sphreverb/timing.hpp"
 
 namespace sphreverb {
 
@@ -113,6 +114,8 @@ class Simulation {
   std::vector<std::int64_t> particles_per_rank() const;
   // Collective: mean neighbours per particle within the kernel support (self excluded).
   double neighbours_per_particle() const;
+  // This rank's wall time per step phase, stage 2 only (reset when record() starts).
+  const PhaseTimes& timings() const { return timings_; }
 
  private:
   void rebuild();
@@ -134,6 +137,7 @@ class Simulation {
   PairPhysics physics_;
   EmitterDrive emitter_;
   Particles p_;
+  PhaseTimes timings_;
   std::vector<double> rebuild_x_, rebuild_y_, rebuild_z_, scratch_;
   std::int64_t global_particles_ = 0, rebuilds_ = 0, acoustic_step_ = 0;
   RunState run_;

@@ -31,6 +31,16 @@ for run, ranks in (("wav", 2), ("sweep", 1)):
     assert s["ranks"] == ranks and sum(s["particles_per_rank"]) == s["particles"] == 35640, s
     assert s["steps"] == round(0.003 * 44100) * s["derived"]["substeps"], s["steps"]
     assert s["scene_overrides"]["time.duration"] == "0.003"
+    # The phase split covers stage 2: the phases add up to its wall time (less the loop's own
+    # bookkeeping), each fraction in [0, 1]; the peak memory is measured.
+    phases = s["phases"]
+    assert set(phases) == {"neighbours", "forces", "density", "integration", "halo", "ghosts",
+                           "receivers", "emitter"}, phases
+    total = sum(p["seconds"] for p in phases.values())
+    assert 0.5 * s["wall_seconds"] <= total <= 1.01 * s["wall_seconds"], (total, s["wall_seconds"])
+    assert all(0.0 <= p["fraction"] <= 1.0 and p["max_seconds"] >= p["seconds"] * (1 - 1e-12)
+               for p in phases.values()), phases
+    assert s["memory"]["peak_bytes_max_rank"] > 0 and s["memory"]["bytes_per_particle"] > 0
     for name in ("left", "right"):
         rate, raw = w.read(f"{work}/{run}/{name}.raw.wav")
         rate16, pcm = w.read(f"{work}/{run}/{name}.wav")
