@@ -160,15 +160,25 @@ StageStats Simulation::equilibrate() {
 StageStats Simulation::record(const Signal& input) {
   const Derived& d = scene_.derived;
   if (rank_ == 0)
-    emitter_ = EmitterDrive(input, scene_.emitter.drive, scene_.emitter.deflection, d.dt);
+    emitter_ = EmitterDrive(input, scene_.emitter.drive, scene_.emitter.deflection, d.dt,
+                            scene_.emitter.highpass);
   acoustic_step_ = 0;
   Progress progress("stage 2 (acoustic)", d.steps, global_particles_, d.dt,
                     scene_.output.progress_every);
   receivers_.measure(p_);  // the reference at t = 0 (seed: before the emitter moves)
+  const FluidSpec& f = scene_.fluid;
+  const auto record_energy = [&](std::int64_t n) {
+    if (scene_.output.energy && n % d.substeps == 0)
+      energy_.push_back(acoustic_energy(p_, d.particle_mass, f.rest_density, f.sound_speed,
+                                        static_cast<double>(n) * d.dt, comm_));
+  };
+  energy_.clear();
+  record_energy(0);
   StageStats st;
   for (std::int64_t n = 0; n < d.steps; ++n) {
     step(true);
     receivers_.measure(p_);
+    record_energy(n + 1);
     if ((n + 1) % kFlushEvery == 0 || n + 1 == d.steps) receivers_.flush(comm_);
     progress.update(n + 1);
   }

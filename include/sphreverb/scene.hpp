@@ -96,12 +96,15 @@ struct EmitterSpec {
   double radius = 0.025;       // m, (0, 10]
   double deflection = 1e-5;    // m, k of x = x_rest + k s(t) (Wolfe & Semwal Eq. 5/7), (0, 0.1]
   Drive drive = Drive::Displacement;
+  double highpass = 20.0;  // Hz, [0, 1000]: the acceleration drive's 2nd-order high-pass (leak)
   std::string material = "rigid";  // the disc's wall material
 };
 
 struct ReceiverSpec {
   std::string name;  // NAME of [receiver.NAME]; output files NAME.wav and NAME.raw.wav
   Vec3 position;     // m, must lie in the air
+  std::string group;  // optional: receivers sharing a group also go into GROUP.wav, one channel
+                      // each in file order (e.g. a stereo pair)
 };
 
 struct OutputSpec {
@@ -109,6 +112,8 @@ struct OutputSpec {
   double checkpoint_every = 0.0;  // s of simulated time; 0 = off (checkpoints: not implemented yet)
   bool normalize = true;          // NAME.wav: DC removed and peak-normalised (seed); else clipped
   double progress_every = 5.0;    // s of wall time between progress lines, [0.1, 3600]
+  bool lowpass = true;            // low-pass the receivers at f_max (false: only anti-aliasing)
+  bool energy = false;            // write energy.csv: acoustic energy of the air every sample
 };
 
 // Quantities derived from the keys, in SI units.
@@ -126,7 +131,8 @@ struct Derived {
   std::int64_t samples = 0;      // output samples per receiver, round(duration * sample_rate)
   double rigid_stiffness = 0.0;  // Pa/m, stiffness used for "absorption = 0" walls
   double f_max = 0.0;            // Hz, highest usable frequency, c / (ppw_min dx)
-  static constexpr double ppw_min = 20.0;  // particle spacings per wavelength assumed for f_max
+  double ppw_min = 0.0;  // spacings per wavelength where the measured phase-speed error of the
+                         // kernel at h_over_dx reaches kFmaxPhaseError (dispersion.hpp, V1)
 };
 
 struct Scene {
