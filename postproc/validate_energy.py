@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """V5 energy in a closed rigid box: drift and numerical decay as an equivalent T60.
 
-    validate_energy.py --run OUTDIR LABEL VISCOSITY DIFFUSION [--run ...] [--after 0.005]
+    validate_energy.py [OUTDIR] [--run OUTDIR LABEL VISCOSITY DIFFUSION ...] [--after 0.005]
                        [--room-t60 2.0] [--factor 10] [--plot PNG] [--json FILE]
 
 Reads OUTDIR/energy.csv (time_s, kinetic_J, potential_J, total_J; [output] energy = true).
@@ -33,7 +33,9 @@ def read_energy(outdir):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--run", nargs=4, action="append", required=True,
+    ap.add_argument("outdir", nargs="?", help="one run with the defaults (as run_case.sh "
+                    "passes it): label 'default', viscosity and diffusion 0")
+    ap.add_argument("--run", nargs=4, action="append", default=[],
                     metavar=("OUTDIR", "LABEL", "VISCOSITY", "DIFFUSION"))
     ap.add_argument("--after", type=float, default=0.005, help="fit from this time on, s")
     ap.add_argument("--room-t60", type=float, default=2.0, help="longest room T60 we claim, s")
@@ -41,6 +43,10 @@ def main(argv=None):
     ap.add_argument("--plot")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
+    if args.outdir:
+        args.run.insert(0, [args.outdir, "default", "0", "0"])
+    if not args.run:
+        ap.error("give OUTDIR or at least one --run")
 
     need = args.factor * args.room_t60
     rows = []

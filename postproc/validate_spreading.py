@@ -79,9 +79,11 @@ def main(argv=None):
             x, rate = read_receiver(args.outdir, name)
             r = float(np.linalg.norm(pos[name] - src))
             t_ref = (first_reflection_path(src, pos[name], args.room) - args.margin) / args.c
-            n_end = int(np.floor(t_ref * rate))
-            if n_end > x.size:
-                raise ValueError(f"{name}: the record ends before its gate ({t_ref * 1e3:.2f} ms)")
+            n_end = min(int(np.floor(t_ref * rate)), x.size)  # the record may end earlier
+            t_ref = n_end / rate
+            if t_ref <= r / args.c:
+                raise ValueError(f"{name}: the gate ({t_ref * 1e3:.2f} ms) ends before the "
+                                 f"direct sound arrives ({1e3 * r / args.c:.2f} ms)")
             g = x[:n_end].copy()
             m = max(2, int(round(args.taper * rate)))
             g[-m:] *= 0.5 * (1.0 + np.cos(np.pi * np.arange(m) / (m - 1)))

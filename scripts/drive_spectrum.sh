@@ -3,7 +3,7 @@
 # a disc on a wall (baffled piston, tests/drive/baffled.ini) and a free disc (dipole,
 # tests/drive/free.ini), and prints the slopes in dB/octave next to the point-source expectation.
 #   scripts/drive_spectrum.sh [OUTDIR] [RANKS]      (default out/drive_spectrum, 2 ranks)
-# Writes OUTDIR/drive_spectrum.png and OUTDIR/drive_spectrum.json. ~3 min on 2 cores.
+# Writes OUTDIR/drive_spectrum.png and OUTDIR/drive_spectrum.json. ~2 min on 2 idle cores.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-out/drive_spectrum} ranks=${2:-2}
@@ -18,9 +18,10 @@ for kind in baffled free; do
     runs+=(--run "$out/${kind}_$drive" "$kind" "$drive")
   done
 done
-# Gates: the first reflection minus 0.1 ms (baffled: 3.11 ms path 1.067 m; free: 2.92 ms, 1.0 m).
+# Gates: the first reflection minus 0.1 ms (baffled: 2.35 ms, path 0.806 m; free: 2.19 ms,
+# path 0.75 m).
 gates=()
-for _ in 1 2 3; do gates+=(--gate-end 0.0030); done
-for _ in 1 2 3; do gates+=(--gate-end 0.0028); done
-/usr/bin/python3 "$src/postproc/drive_spectrum.py" "${runs[@]}" "${gates[@]}" --r 0.2 \
-  --band 300 1000 --plot "$out/drive_spectrum.png" --json "$out/drive_spectrum.json"
+for _ in 1 2 3; do gates+=(--gate-end 0.00225); done
+for _ in 1 2 3; do gates+=(--gate-end 0.00209); done
+/usr/bin/python3 "$src/postproc/drive_spectrum.py" "${runs[@]}" "${gates[@]}" --r 0.15 \
+  --band 500 1000 --plot "$out/drive_spectrum.png" --json "$out/drive_spectrum.json"
