@@ -14,7 +14,8 @@
 namespace sphreverb {
 
 // The phase-speed error (relative, |c - c0| / c0) at which f_max is placed.
-inline constexpr double kFmaxPhaseError = 0.01;
+// 1.5 %: the V1 pass threshold of VALIDATION.md (and V4's for modes at >= 30 PPW).
+inline constexpr double kFmaxPhaseError = 0.015;
 
 // Points (particle spacings) per wavelength at which the measured |phase-speed error| of
 // `kernel` at `h_over_dx` reaches `tolerance`. Only tolerance == kFmaxPhaseError is tabulated;

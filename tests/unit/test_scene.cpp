@@ -317,7 +317,8 @@ TEST(SceneParse, DefaultsApply) {
   EXPECT_EQ(s.emitter.normal, (Vec3{1, 0, 0}));
   EXPECT_EQ(s.emitter.radius, EmitterSpec{}.radius);
   EXPECT_EQ(s.emitter.deflection, EmitterSpec{}.deflection);
-  EXPECT_EQ(s.emitter.drive, Drive::Displacement);
+  EXPECT_EQ(s.emitter.drive, Drive::Acceleration);
+  EXPECT_EQ(s.emitter.highpass, 20.0);
   EXPECT_EQ(s.emitter.material, "rigid");
   EXPECT_EQ(s.output.dir, "out");
   EXPECT_TRUE(s.output.normalize);
