@@ -18,7 +18,7 @@ struct Point {
 // so their first crossing, used here, is conservative. At h/dx = 1 both kernels reach only the
 // six nearest neighbours and reduce to the same central difference (c/c0 = sin(k dx)/(k dx)).
 constexpr std::array<Point, 4> kWendland = {{{1.0, 21.0}, {1.3, 22.7}, {1.6, 34.3}, {2.0, 54.8}}};
-constexpr std::array<Point, 4> kCubic = {{{1.0, 21.0}, {1.3, 25.0}, {1.6, 34.3}, {2.0, 54.8}}};
+constexpr std::array<Point, 4> kCubic = {{{1.0, 21.0}, {1.3, 26.0}, {1.6, 34.3}, {2.0, 54.8}}};
 
 template <std::size_t N>
 double interpolate(const std::array<Point, N>& t, double q) {
