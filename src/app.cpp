@@ -93,10 +93,12 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << d.samples << " samples), plus stage 1 (at most " << s.equilibrium.max_steps << ")\n"
     << "  particle-steps       " << static_cast<double>(dec.particles * d.steps) << "\n"
     << "  highest usable freq. " << d.f_max << " Hz (" << d.ppw_min
-    << " spacings per wavelength, where the measured phase-speed error of " << to_string(s.fluid.kernel)
-    << " at h/dx = " << s.fluid.h_over_dx << " reaches " << 100 * kFmaxPhaseError << " %, V1); "
-    << (s.output.lowpass ? "output low-passed at " : "output NOT low-passed there ([output] "
-                                                     "lowpass = false), anti-aliased at ")
+    << " spacings per wavelength, where the measured phase-speed error of "
+    << to_string(s.fluid.kernel) << " at h/dx = " << s.fluid.h_over_dx << " reaches "
+    << 100 * kFmaxPhaseError << " %, V1); "
+    << (s.output.lowpass ? "output low-passed at "
+                         : "output NOT low-passed there ([output] "
+                           "lowpass = false), anti-aliased at ")
     << output_cutoff(s) << " Hz\n"
     << "  ranks                " << ranks << " of at most " << dec.max_ranks << " (slabs along "
     << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
@@ -107,8 +109,8 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
 
 void write_summary(const std::string& path, const Scene& s, Simulation& sim, const StageStats& st1,
                    const StageStats& st2, const std::vector<ReceiverOutput>& outs,
-                   const std::vector<GroupOutput>& groups,
-                   double wall_total, double npp, const std::vector<std::int64_t>& per_rank) {
+                   const std::vector<GroupOutput>& groups, double wall_total, double npp,
+                   const std::vector<std::int64_t>& per_rank) {
   const Derived& d = s.derived;
   detail::Json j;
   j.begin_object();

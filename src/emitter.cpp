@@ -5,8 +5,7 @@
 
 namespace sphreverb {
 
-EmitterDrive::EmitterDrive(Signal input, Drive drive, double deflection, double dt,
-                           double highpass)
+EmitterDrive::EmitterDrive(Signal input, Drive drive, double deflection, double dt, double highpass)
     : input_(std::move(input)),
       drive_(drive),
       k_(deflection),

@@ -22,8 +22,8 @@ double kinetic_energy(const Particles& p, double mass, double unit, MPI_Comm com
   return static_cast<double>(total) * unit;
 }
 
-AcousticEnergy acoustic_energy(const Particles& p, double mass, double rho0, double c0,
-                               double time, MPI_Comm comm) {
+AcousticEnergy acoustic_energy(const Particles& p, double mass, double rho0, double c0, double time,
+                               MPI_Comm comm) {
   double sums[2] = {0.0, 0.0};
   const double potential_factor = 0.5 * mass * c0 * c0 / (rho0 * rho0);
   for (std::size_t i = 0; i < p.n_owned; ++i) {

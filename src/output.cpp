@@ -117,8 +117,7 @@ void write_energy_csv(const std::string& path, const std::vector<AcousticEnergy>
        "half step), potential = sum m c0^2 (rho - rho0)^2 / (2 rho0^2)\n";
   o << "time_s,kinetic_J,potential_J,total_J\n";
   for (const AcousticEnergy& e : series)
-    o << e.time << ',' << e.kinetic << ',' << e.potential << ',' << e.kinetic + e.potential
-      << '\n';
+    o << e.time << ',' << e.kinetic << ',' << e.potential << ',' << e.kinetic + e.potential << '\n';
   write_file_atomically(path, o.str());
 }
 

@@ -4,8 +4,6 @@
 // derived quantities (h, particle mass, time-step bounds, substeps).
 #include "sphreverb/scene.hpp"
 
-#include "sphreverb/dispersion.hpp"
-
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cctype>
@@ -19,6 +17,8 @@
 #include <string_view>
 #include <system_error>
 #include <utility>
+
+#include "sphreverb/dispersion.hpp"
 
 namespace sphreverb {
 namespace {
@@ -53,7 +53,9 @@ const std::vector<SectionType>& section_types() {
        false,
        {"input", "center", "normal", "radius", "deflection", "drive", "highpass", "material"}},
       {"receiver", true, {"position", "group"}},
-      {"output", false, {"dir", "checkpoint_every", "normalize", "progress_every", "lowpass", "energy"}},
+      {"output",
+       false,
+       {"dir", "checkpoint_every", "normalize", "progress_every", "lowpass", "energy"}},
   };
   return types;
 }

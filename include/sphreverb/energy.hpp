@@ -24,7 +24,7 @@ struct AcousticEnergy {
 
 // Collective over comm: the acoustic energy of the owned particles (a plain floating-point sum;
 // its last bits depend on the rank count). `time` is copied into the result.
-AcousticEnergy acoustic_energy(const Particles& p, double mass, double rho0, double c0,
-                               double time, MPI_Comm comm);
+AcousticEnergy acoustic_energy(const Particles& p, double mass, double rho0, double c0, double time,
+                               MPI_Comm comm);
 
 }  // namespace sphreverb

@@ -30,8 +30,6 @@ struct GroupOutput {
   std::vector<std::string> channels;  // member receiver names, channel order
 };
 
-
-
 // The per-step densities of `receivers` (steps + 1 records at the step rate sample_rate *
 // substeps) become audio: deflection from the t = 0 reference, low-passed at f_max by a causal
 // 4th-order Butterworth (if f_max < 0.45 sample_rate), then anti-alias filtered at 0.45

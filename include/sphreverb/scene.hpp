@@ -101,8 +101,8 @@ struct EmitterSpec {
 };
 
 struct ReceiverSpec {
-  std::string name;  // NAME of [receiver.NAME]; output files NAME.wav and NAME.raw.wav
-  Vec3 position;     // m, must lie in the air
+  std::string name;   // NAME of [receiver.NAME]; output files NAME.wav and NAME.raw.wav
+  Vec3 position;      // m, must lie in the air
   std::string group;  // optional: receivers sharing a group also go into GROUP.wav, one channel
                       // each in file order (e.g. a stereo pair)
 };

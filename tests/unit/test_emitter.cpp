@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <numbers>
 #include <cstdint>
+#include <numbers>
 #include <stdexcept>
 #include <vector>
 

@@ -47,7 +47,8 @@ TEST(OutputGroups, ChannelsAreTheMembersInSceneOrder) {
     outs[r].name = names[r];
     // Zero mean (so the DC removal leaves it unchanged), peak (r + 1) / 4.
     for (int i = 0; i < 50; ++i)
-      outs[r].audio.push_back((r + 1) * 0.25 * (i % 2 == 0 ? 1.0 : -1.0) * (i % 5 == 0 ? 1.0 : 0.5));
+      outs[r].audio.push_back((r + 1) * 0.25 * (i % 2 == 0 ? 1.0 : -1.0) *
+                              (i % 5 == 0 ? 1.0 : 0.5));
   }
   const std::vector<GroupOutput> groups = write_group_wavs(s, outs, dir.string());
   ASSERT_EQ(groups.size(), 1u);
