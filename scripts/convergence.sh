@@ -82,7 +82,8 @@ for dx in "${sorted[@]}"; do
   i=$((i + 1))
 done
 [[ -z $only ]] || exit 0
-label="(h/dx $base_h$( [[ $growth != 1 ]] && echo " x $growth per step"))"
+label="(h/dx $base_h)"
+[[ $growth == 1 ]] || label="(h/dx $base_h, x $growth per refinement)"
 args=(--kind "$kind" "${runs[@]}" --label "$label" --plot "$out/convergence.png"
       --json "$out/convergence.json")
 if [[ $kind == modes ]]; then
