@@ -692,6 +692,10 @@ void read_emitter(const Reader& r, EmitterSpec& e) {
   r.get("emitter", "deflection", e.deflection, open_closed(0.0, 0.1, "m"));
   r.get_enum("emitter", "drive", e.drive, kDriveNames);
   r.get("emitter", "highpass", e.highpass, closed(0.0, 1000.0, "Hz"));
+  // A = k fs^2 s moves the disc by ~k fs / (e w_c) after an impulse (129 k at 44.1 kHz, 20 Hz):
+  // the acceleration drive's default k keeps that at ~1 um.
+  if (e.drive == Drive::Acceleration && !r.has("emitter", "deflection"))
+    e.deflection = EmitterSpec::kAccelerationDeflection;
   r.get("emitter", "material", e.material);
 
   e.builtin = e.input == "impulse" || e.input == "sweep";

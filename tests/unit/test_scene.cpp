@@ -316,7 +316,7 @@ TEST(SceneParse, DefaultsApply) {
   ASSERT_EQ(s.materials.size(), 1u);
   EXPECT_EQ(s.emitter.normal, (Vec3{1, 0, 0}));
   EXPECT_EQ(s.emitter.radius, EmitterSpec{}.radius);
-  EXPECT_EQ(s.emitter.deflection, EmitterSpec{}.deflection);
+  EXPECT_EQ(s.emitter.deflection, EmitterSpec::kAccelerationDeflection);  // default drive
   EXPECT_EQ(s.emitter.drive, Drive::Acceleration);
   EXPECT_EQ(s.emitter.highpass, 20.0);
   EXPECT_EQ(s.emitter.material, "rigid");
