@@ -15,12 +15,12 @@ struct Point {
 // (postproc/sphreverb_post/dispersion.py) gives 20.9, 24.1, 30.0, 37.4 (Wendland C2) and 20.9,
 // 25.9, 31.4, 39.8 (cubic spline) at h/dx = 1.0, 1.3, 1.6, 2.0. At h/dx >= 1.6 the measured
 // curves ripple about the theory by up to +-1 % (an artefact of the set-up not yet explained),
-// so their first crossing, used here, is conservative. The cubic spline at h/dx = 2.0 is not
-// measured yet: Wendland's value stands in (conservative: the theory gives 39.8). At h/dx = 1
-// both kernels reach only the six nearest neighbours and reduce to the same central difference
-// (c/c0 = sin(k dx)/(k dx)).
+// so their first crossing, used here, is conservative (the cubic spline at h/dx = 2.0 is past
+// 1.5 % already at 60 PPW, the longest wavelength the set-up resolves: 60 is a lower bound for
+// it, the theory gives 39.8). At h/dx = 1 both kernels reach only the six nearest neighbours
+// and reduce to the same central difference (c/c0 = sin(k dx)/(k dx)).
 constexpr std::array<Point, 4> kWendland = {{{1.0, 21.0}, {1.3, 22.7}, {1.6, 34.3}, {2.0, 54.8}}};
-constexpr std::array<Point, 4> kCubic = {{{1.0, 21.0}, {1.3, 26.0}, {1.6, 33.2}, {2.0, 54.8}}};
+constexpr std::array<Point, 4> kCubic = {{{1.0, 21.0}, {1.3, 26.0}, {1.6, 33.2}, {2.0, 60.0}}};
 
 template <std::size_t N>
 double interpolate(const std::array<Point, N>& t, double q) {
