@@ -11,6 +11,7 @@
 
 #include "detail/json.hpp"
 #include "sphreverb/checkpoint.hpp"
+#include "sphreverb/dispersion.hpp"
 #include "sphreverb/kernel.hpp"
 #include "sphreverb/log.hpp"
 #include "sphreverb/output.hpp"
@@ -98,8 +99,14 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << "  steps                " << d.steps << " for " << s.time.duration * 1e3 << " ms ("
     << d.samples << " samples), plus stage 1 (at most " << s.equilibrium.max_steps << ")\n"
     << "  particle-steps       " << static_cast<double>(dec.particles * d.steps) << "\n"
-    << "  highest usable freq. " << d.f_max << " Hz (" << Derived::ppw_min
-    << " spacings per wavelength); output low-passed at " << output_cutoff(s) << " Hz\n"
+    << "  highest usable freq. " << d.f_max << " Hz (" << d.ppw_min
+    << " spacings per wavelength, where the measured phase-speed error of "
+    << to_string(s.fluid.kernel) << " at h/dx = " << s.fluid.h_over_dx << " reaches "
+    << 100 * kFmaxPhaseError << " %, V1); "
+    << (s.output.lowpass ? "output low-passed at "
+                         : "output NOT low-passed there ([output] "
+                           "lowpass = false), anti-aliased at ")
+    << output_cutoff(s) << " Hz\n"
     << "  ranks                " << ranks << " of at most " << dec.max_ranks << " (slabs along "
     << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
     << "  memory per rank      ~" << per_rank * bytes_per_particle(s, copies) / 1048576.0
@@ -143,8 +150,8 @@ struct CostReport {
 
 void write_summary(const std::string& path, const Scene& s, Simulation& sim, const StageStats& st1,
                    const StageStats& st2, const std::vector<ReceiverOutput>& outs,
-                   double wall_total, double npp, const std::vector<std::int64_t>& per_rank,
-                   const CostReport& cost) {
+                   const std::vector<GroupOutput>& groups, double wall_total, double npp,
+                   const std::vector<std::int64_t>& per_rank, const CostReport& cost) {
   const Derived& d = s.derived;
   detail::Json j;
   j.begin_object();
@@ -180,7 +187,8 @@ void write_summary(const std::string& path, const Scene& s, Simulation& sim, con
   j.field("h_m", d.h).field("support_m", d.support).field("particle_mass_kg", d.particle_mass);
   j.field("dt_s", d.dt).field("substeps", d.substeps).field("samples", d.samples);
   j.field("f_max_Hz", d.f_max).field("lowpass_Hz", output_cutoff(s));
-  j.field("ppw_assumed", Derived::ppw_min).end_object();
+  j.field("ppw_at_f_max", d.ppw_min).field("phase_error_at_f_max", kFmaxPhaseError);
+  j.field("lowpass", s.output.lowpass).end_object();
   j.key("receivers").begin_array();
   for (const ReceiverOutput& o : outs) {
     j.begin_object().field("name", o.name).field("wav", o.wav).field("raw_wav", o.raw_wav);
@@ -188,6 +196,13 @@ void write_summary(const std::string& path, const Scene& s, Simulation& sim, con
     j.field("reference_density_kg_m3", o.reference_density).end_object();
   }
   j.end_array();
+  j.key("groups").begin_array();
+  for (const GroupOutput& g : groups) {
+    j.begin_object().field("name", g.name).field("wav", g.wav).field("raw_wav", g.raw_wav);
+    j.array("channels", g.channels).end_object();
+  }
+  j.end_array();
+  if (s.output.energy) j.field("energy_csv", std::string("energy.csv"));
   j.key("versions").begin_object();
   for (const auto& [name, v] : versions()) j.field(name, v);
   j.end_object();
@@ -299,8 +314,11 @@ void prepare_output(const Scene& scene, const std::string& dir, bool fresh, MPI_
     std::filesystem::remove(probe);
     // A previous run's outputs must not pass for this run's while it is under way.
     for (const ReceiverSpec& r : scene.receivers)
-      for (const std::string& f : {r.name + ".wav", r.name + ".raw.wav"})
-        std::filesystem::remove(dir + "/" + f);
+      for (const std::string& name : {r.name, r.group})
+        if (!name.empty())
+          for (const std::string& f : {name + ".wav", name + ".raw.wav"})
+            std::filesystem::remove(dir + "/" + f);
+    std::filesystem::remove(dir + "/energy.csv");
     std::filesystem::remove(dir + "/summary.json");
     const std::string cdir = dir + "/checkpoints";
     const std::string sdir = dir + "/snapshots";
@@ -368,9 +386,14 @@ int continue_run(const Scene& scene, const std::string& dir, Simulation& sim, co
             wall_so_far > 0 ? 100.0 * ckpt.seconds() / wall_so_far : 0.0);
   on_root<CollectiveError>(comm, [&] {
     const auto outs = write_receiver_wavs(scene, sim.receivers(), dir);
+    const auto groups = write_group_wavs(scene, outs, dir);
+    for (const GroupOutput& g : groups)
+      log->info("wrote {}/{} and {} ({} channels)", dir, g.wav, g.raw_wav, g.channels.size());
+    if (scene.output.energy) write_energy_csv(dir + "/energy.csv", sim.energy());
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    write_summary(dir + "/summary.json", scene, sim, st1, st2, outs, wall, npp, per_rank, cost);
+    write_summary(dir + "/summary.json", scene, sim, st1, st2, outs, groups, wall, npp, per_rank,
+                  cost);
     for (const ReceiverOutput& o : outs)
       log->info("wrote {}/{} and {} ({} samples, peak {:.3g} Pa)", dir, o.wav, o.raw_wav, o.samples,
                 o.peak_pascal);

@@ -290,6 +290,8 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     scalar(f, "/emitter/speed", e.speed, "m/s", "speed along the normal at the last step");
     scalar(f, "/emitter/last_acceleration", e.last_acc, "m/s^2",
            "acceleration at the last step (acceleration drive)");
+    scalar(f, "/emitter/leaky_velocity", e.leaky_v, "m/s",
+           "V of the leaky integrator dV/dt = A - w_c V (acceleration drive)");
 
     std::vector<std::string> names;
     std::vector<double> pos, ref(receivers, 0.0), dens;
@@ -425,6 +427,7 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
   st.emitter.shift = read_f64(f, "/emitter/shift");
   st.emitter.speed = read_f64(f, "/emitter/speed");
   st.emitter.last_acc = read_f64(f, "/emitter/last_acceleration");
+  st.emitter.leaky_v = read_f64(f, "/emitter/leaky_velocity");
   if (st.emitter.next != st.acoustic_steps)
     throw H5Error(path + ": the emitter's step does not match /run/acoustic_steps");
 

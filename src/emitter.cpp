@@ -1,11 +1,16 @@
 #include "sphreverb/emitter.hpp"
 
+#include <numbers>
 #include <stdexcept>
 
 namespace sphreverb {
 
-EmitterDrive::EmitterDrive(Signal input, Drive drive, double deflection, double dt)
-    : input_(std::move(input)), drive_(drive), k_(deflection), dt_(dt) {
+EmitterDrive::EmitterDrive(Signal input, Drive drive, double deflection, double dt, double highpass)
+    : input_(std::move(input)),
+      drive_(drive),
+      k_(deflection),
+      dt_(dt),
+      wc_(2.0 * std::numbers::pi * highpass) {
   // The one-sample delay: a leading zero, so the drive ramps from rest to s[0] over the first
   // sample period.
   input_.samples.insert(input_.samples.begin(), 0.0);
@@ -28,11 +33,15 @@ EmitterState EmitterDrive::at(std::int64_t n) {
       break;
     }
     case Drive::Acceleration: {
+      // Trapezoid rule on dV/dt = A - w_c V, then on dX/dt = V - w_c X; w_c = 0 is plain
+      // double integration. The disc's speed is dX/dt.
       const double a = k_ * fs * fs * s(t);
       if (n > 0) {
-        const double v = state_.speed + 0.5 * dt_ * (last_acc_ + a);
-        state_.shift += 0.5 * dt_ * (state_.speed + v);
-        state_.speed = v;
+        const double g = 0.5 * wc_ * dt_;
+        const double v = ((1.0 - g) * leaky_v_ + 0.5 * dt_ * (last_acc_ + a)) / (1.0 + g);
+        state_.shift = ((1.0 - g) * state_.shift + 0.5 * dt_ * (leaky_v_ + v)) / (1.0 + g);
+        leaky_v_ = v;
+        state_.speed = v - wc_ * state_.shift;
       }
       last_acc_ = a;
       break;

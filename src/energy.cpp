@@ -22,4 +22,17 @@ double kinetic_energy(const Particles& p, double mass, double unit, MPI_Comm com
   return static_cast<double>(total) * unit;
 }
 
+AcousticEnergy acoustic_energy(const Particles& p, double mass, double rho0, double c0, double time,
+                               MPI_Comm comm) {
+  double sums[2] = {0.0, 0.0};
+  const double potential_factor = 0.5 * mass * c0 * c0 / (rho0 * rho0);
+  for (std::size_t i = 0; i < p.n_owned; ++i) {
+    sums[0] += 0.5 * mass * (p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i] + p.vz[i] * p.vz[i]);
+    const double drho = p.rho[i] - rho0;
+    sums[1] += potential_factor * drho * drho;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm);
+  return {time, sums[0], sums[1]};
+}
+
 }  // namespace sphreverb

@@ -18,6 +18,8 @@
 #include <system_error>
 #include <utility>
 
+#include "sphreverb/dispersion.hpp"
+
 namespace sphreverb {
 namespace {
 
@@ -49,12 +51,12 @@ const std::vector<SectionType>& section_types() {
       {"boundary", true, {"shape", "center", "normal", "size", "radius", "height", "material"}},
       {"emitter",
        false,
-       {"input", "center", "normal", "radius", "deflection", "drive", "material"}},
-      {"receiver", true, {"position"}},
+       {"input", "center", "normal", "radius", "deflection", "drive", "highpass", "material"}},
+      {"receiver", true, {"position", "group"}},
       {"output",
        false,
        {"dir", "checkpoint_every", "keep_checkpoints", "snapshot_every", "snapshot_fields",
-        "normalize", "progress_every"}},
+        "normalize", "progress_every", "lowpass", "energy"}},
   };
   return types;
 }
@@ -690,6 +692,11 @@ void read_emitter(const Reader& r, EmitterSpec& e) {
   r.get("emitter", "radius", e.radius, open_closed(0.0, 10.0, "m"));
   r.get("emitter", "deflection", e.deflection, open_closed(0.0, 0.1, "m"));
   r.get_enum("emitter", "drive", e.drive, kDriveNames);
+  r.get("emitter", "highpass", e.highpass, closed(0.0, 1000.0, "Hz"));
+  // A = k fs^2 s moves the disc by ~k fs / (e w_c) after an impulse (129 k at 44.1 kHz, 20 Hz):
+  // the acceleration drive's default k keeps that at ~1 um.
+  if (e.drive == Drive::Acceleration && !r.has("emitter", "deflection"))
+    e.deflection = EmitterSpec::kAccelerationDeflection;
   r.get("emitter", "material", e.material);
 
   e.builtin = e.input == "impulse" || e.input == "sweep";
@@ -718,7 +725,19 @@ void read_receivers(const Reader& r, std::vector<ReceiverSpec>& receivers) {
     rec.name = s->name.substr(s->name.find('.') + 1);
     r.require(s->name, "position", "x y z, m");
     r.get(s->name, "position", rec.position);
+    r.get(s->name, "group", rec.group);
+    if (!rec.group.empty() && !std::all_of(rec.group.begin(), rec.group.end(), is_name_char))
+      r.fail(s->name, "group", "bad group name (letters, digits, '_' and '-' only)");
     receivers.push_back(rec);
+  }
+  // A group writes GROUP.wav, so it must not share a name with a receiver's file.
+  for (const auto& rec : receivers) {
+    for (const auto& other : receivers) {
+      if (!rec.group.empty() && rec.group == other.name)
+        r.fail("receiver." + rec.name, "group",
+               "group name '" + rec.group + "' is also a receiver's name (both would write " +
+                   rec.group + ".wav)");
+    }
   }
   if (receivers.empty()) {
     throw SceneError(r.path() +
@@ -749,6 +768,8 @@ void read_output(const Reader& r, OutputSpec& o) {
   }
   r.get("output", "normalize", o.normalize);
   r.get("output", "progress_every", o.progress_every, closed(0.1, 3600.0, "s"));
+  r.get("output", "lowpass", o.lowpass);
+  r.get("output", "energy", o.energy);
 }
 
 // ---- cross-checks and derived quantities --------------------------------------------------------
@@ -870,7 +891,8 @@ void derive(const Reader& r, Scene& s) {
            "shorter than one sample at sample_rate " + format_number(rate) + " Hz");
   }
   d.steps = d.samples * d.substeps;
-  d.f_max = f.sound_speed / (Derived::ppw_min * dx);
+  d.ppw_min = ppw_for_phase_error(f.kernel, f.h_over_dx, kFmaxPhaseError);
+  d.f_max = f.sound_speed / (d.ppw_min * dx);
 }
 
 }  // namespace

@@ -174,7 +174,8 @@ StageStats Simulation::equilibrate() {
 StageStats Simulation::record(const Signal& input) {
   const Derived& d = scene_.derived;
   if (rank_ == 0) {
-    emitter_ = EmitterDrive(input, scene_.emitter.drive, scene_.emitter.deflection, d.dt);
+    emitter_ = EmitterDrive(input, scene_.emitter.drive, scene_.emitter.deflection, d.dt,
+                            scene_.emitter.highpass);
     if (acoustic_step_ > 0) emitter_.resume(emitter_resume_);  // continuing an imported state
   }
   run_.stage = 2;
@@ -184,12 +185,22 @@ StageStats Simulation::record(const Signal& input) {
     receivers_.measure(p_);  // the reference at t = 0 (seed: before the emitter moves)
     run_.reference_taken = true;
   }
+  // energy.csv covers the steps this process runs (a restart starts its own series).
+  const FluidSpec& f = scene_.fluid;
+  const auto record_energy = [&](std::int64_t n) {
+    if (scene_.output.energy && n % d.substeps == 0)
+      energy_.push_back(acoustic_energy(p_, d.particle_mass, f.rest_density, f.sound_speed,
+                                        static_cast<double>(n) * d.dt, comm_));
+  };
+  energy_.clear();
+  record_energy(acoustic_step_);
   StageStats st;
   timings_.reset();  // the phases of stage 2 only (of this process: a restart counts its own)
   const std::int64_t first = acoustic_step_;  // 0, or where an imported state stood
   for (std::int64_t n = first; n < d.steps; ++n) {
     step(true);
     receivers_.measure(p_);
+    record_energy(n + 1);
     if ((n + 1) % kFlushEvery == 0 || n + 1 == d.steps) receivers_.flush(comm_);
     timings_.lap(Phase::Receivers);
     progress.update(n + 1);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sphreverb/energy.hpp"
 #include "sphreverb/receiver.hpp"
 #include "sphreverb/scene.hpp"
 
@@ -17,6 +18,16 @@ struct ReceiverOutput {
   std::size_t samples = 0;
   double peak_pascal = 0.0;        // max |p'| of the raw signal
   double reference_density = 0.0;  // kg/m^3, rho_ref at t = 0
+  std::vector<double> audio;       // p' (Pa) at the sample rate, as written to raw_wav
+};
+
+// A group of receivers written together ([receiver.NAME] group = GROUP): GROUP.wav (16-bit;
+// normalised with one gain for all channels, or 100 Pa full scale) and GROUP.raw.wav (float, Pa),
+// one channel per member in scene-file order. Each channel's raw samples are bit for bit those
+// of the member's NAME.raw.wav.
+struct GroupOutput {
+  std::string name, wav, raw_wav;
+  std::vector<std::string> channels;  // member receiver names, channel order
 };
 
 // The per-step densities of `receivers` (steps + 1 records at the step rate sample_rate *
@@ -25,6 +36,14 @@ struct ReceiverOutput {
 // sample_rate and decimated to the sample rate (signal.hpp).
 std::vector<ReceiverOutput> write_receiver_wavs(const Scene& scene, const Receivers& receivers,
                                                 const std::string& dir);
+
+// The groups' multi-channel WAVs, from the receivers' outputs (in scene order).
+std::vector<GroupOutput> write_group_wavs(const Scene& scene,
+                                          const std::vector<ReceiverOutput>& receivers,
+                                          const std::string& dir);
+
+// energy.csv: time_s, kinetic_J, potential_J, total_J, one line per record.
+void write_energy_csv(const std::string& path, const std::vector<AcousticEnergy>& series);
 
 // Writes text to path via path.partial + rename.
 void write_file_atomically(const std::string& path, const std::string& text);

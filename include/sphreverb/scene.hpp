@@ -95,13 +95,17 @@ struct EmitterSpec {
   Vec3 normal{1.0, 0.0, 0.0};  // unit, the disc moves along it
   double radius = 0.025;       // m, (0, 10]
   double deflection = 1e-5;    // m, k of x = x_rest + k s(t) (Wolfe & Semwal Eq. 5/7), (0, 0.1]
-  Drive drive = Drive::Displacement;
+  Drive drive = Drive::Acceleration;  // flat for a disc on a wall (measured, README)
+  static constexpr double kAccelerationDeflection = 1e-8;  // m, the default k of that drive
+  double highpass = 20.0;  // Hz, [0, 1000]: the acceleration drive's 2nd-order high-pass (leak)
   std::string material = "rigid";  // the disc's wall material
 };
 
 struct ReceiverSpec {
-  std::string name;  // NAME of [receiver.NAME]; output files NAME.wav and NAME.raw.wav
-  Vec3 position;     // m, must lie in the air
+  std::string name;   // NAME of [receiver.NAME]; output files NAME.wav and NAME.raw.wav
+  Vec3 position;      // m, must lie in the air
+  std::string group;  // optional: receivers sharing a group also go into GROUP.wav, one channel
+                      // each in file order (e.g. a stereo pair)
 };
 
 // Field names [output] snapshot_fields accepts (positions are always written).
@@ -118,6 +122,8 @@ struct OutputSpec {
                                               "velocity"};  // of kSnapshotFieldNames
   bool normalize = true;        // NAME.wav: DC removed and peak-normalised (seed); else clipped
   double progress_every = 5.0;  // s of wall time between progress lines, [0.1, 3600]
+  bool lowpass = true;          // low-pass the receivers at f_max (false: only anti-aliasing)
+  bool energy = false;          // write energy.csv: acoustic energy of the air every sample
 };
 
 // Quantities derived from the keys, in SI units.
@@ -135,7 +141,8 @@ struct Derived {
   std::int64_t samples = 0;      // output samples per receiver, round(duration * sample_rate)
   double rigid_stiffness = 0.0;  // Pa/m, stiffness used for "absorption = 0" walls
   double f_max = 0.0;            // Hz, highest usable frequency, c / (ppw_min dx)
-  static constexpr double ppw_min = 20.0;  // particle spacings per wavelength assumed for f_max
+  double ppw_min = 0.0;  // spacings per wavelength where the measured phase-speed error of the
+                         // kernel at h_over_dx reaches kFmaxPhaseError (dispersion.hpp, V1)
 };
 
 struct Scene {

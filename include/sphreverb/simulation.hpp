@@ -15,6 +15,7 @@
 
 #include "sphreverb/boundary.hpp"
 #include "sphreverb/emitter.hpp"
+#include "sphreverb/energy.hpp"
 #include "sphreverb/errors.hpp"
 #include "sphreverb/halo.hpp"
 #include "sphreverb/interactions.hpp"
@@ -106,6 +107,9 @@ class Simulation {
   const Scene& scene() const { return scene_; }
   const Particles& particles() const { return p_; }
   const Receivers& receivers() const { return receivers_; }
+  // With [output] energy: the acoustic energy at t = 0 and after every audio sample of stage 2
+  // (samples + 1 records, identical on every rank).
+  const std::vector<AcousticEnergy>& energy() const { return energy_; }
   const Slabs& slabs() const { return slabs_; }
   const Decomposition& decomposition() const { return decomposition_; }
   std::int64_t global_particles() const { return global_particles_; }
@@ -138,6 +142,7 @@ class Simulation {
   EmitterDrive emitter_;
   Particles p_;
   PhaseTimes timings_;
+  std::vector<AcousticEnergy> energy_;
   std::vector<double> rebuild_x_, rebuild_y_, rebuild_z_, scratch_;
   std::int64_t global_particles_ = 0, rebuilds_ = 0, acoustic_step_ = 0;
   RunState run_;

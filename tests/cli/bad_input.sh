@@ -46,7 +46,7 @@ case_ nan_value 2 "duration" 1 run "$(scene nan_value 's/^duration = .*/duration
 case_ vector_length 2 "position" 1 run "$(scene vector_length 's/^position = 0.45 0.22 0.2/position = 0.45 0.22/')"
 case_ out_of_range 2 "cfl" 1 run "$(scene out_of_range 's/^cfl = .*/cfl = 7/')"
 case_ receiver_outside 2 "receiver.left" 1 run "$(scene receiver_outside 's/^position = 0.45 0.22 0.2/position = 0.45 0.22 2.0/')"
-case_ emitter_outside 2 "center" 1 run "$(scene emitter_outside 's/^center = 0.105 0.1 0.1.*/center = -1 0.1 0.1/')"
+case_ emitter_outside 2 "center" 1 run "$(scene emitter_outside 's/^center = 0.008 0.1 0.1.*/center = -1 0.1 0.1/')"
 case_ room_too_small 2 "fluid" 1 run "$base" --fluid.spacing 0.2
 case_ broken_ini 2 ":3" 1 run "$(scene broken_ini '3s/.*/this is not ini/')"
 case_ missing_scene 2 "nope.ini" 1 run "$work/nope.ini"

@@ -64,6 +64,7 @@ input = impulse
 center = 0.0675 0.09 0.075
 radius = 0.03
 deflection = 1e-5
+drive = displacement
 [receiver.mid]
 position = 0.151 0.1 0.07
 [receiver.far]

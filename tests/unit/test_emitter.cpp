@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <stdexcept>
 #include <vector>
 
@@ -119,6 +120,40 @@ TEST(EmitterVelocity, SpeedIsKTimesRateTimesTheInput) {
     EXPECT_NEAR(st.shift, x, 1e-12 * k) << "step " << n;
     v_prev = v;
   }
+}
+
+TEST(EmitterAcceleration, WithoutLeakAUnitSampleLeavesTheDiscMovingAtKfs) {
+  // A = k fs^2 s: a unit sample (a triangle of area 1/fs in s) gives V = k fs, after which the
+  // disc drifts at constant speed: why the default has a leak.
+  const double fs = 8000.0, k = 1e-6;
+  const int substeps = 2;
+  const Signal impulse = make_impulse(fs, 16.0 / fs);
+  EmitterDrive drive(impulse, Drive::Acceleration, k, 1.0 / (fs * substeps), 0.0);
+  EmitterState st;
+  for (std::int64_t n = 0; n < 20 * substeps; ++n) st = drive.at(n);
+  EXPECT_NEAR(st.speed, k * fs, 1e-9 * k * fs);
+}
+
+TEST(EmitterAcceleration, LeakReturnsTheDiscToRestAsOneOverSPlusWcSquared) {
+  // X / A = 1 / (s + w_c)^2: for an impulse of area k fs (velocity), X(t) = k fs t e^{-w_c t},
+  // peak k fs / (e w_c) at t = 1/w_c, and back to rest after many 1/w_c.
+  const double fs = 8000.0, k = 1e-6, fc = 20.0, wc = 2.0 * std::numbers::pi * fc;
+  const int substeps = 4;
+  const double dt = 1.0 / (fs * substeps);
+  const Signal impulse = make_impulse(fs, 1.0);
+  EmitterDrive drive(impulse, Drive::Acceleration, k, dt, fc);
+  double peak = 0.0, t_peak = 0.0, last_shift = 0.0, last_speed = 0.0;
+  const auto steps = static_cast<std::int64_t>(0.5 * fs) * substeps;  // 0.5 s = 63 / w_c
+  for (std::int64_t n = 0; n < steps; ++n) {
+    const EmitterState st = drive.at(n);
+    if (st.shift > peak) peak = st.shift, t_peak = static_cast<double>(n) * dt;
+    last_shift = st.shift, last_speed = st.speed;
+  }
+  const double expect = k * fs / (std::exp(1.0) * wc);
+  EXPECT_NEAR(peak, expect, 2e-3 * expect);
+  EXPECT_NEAR(t_peak, 1.0 / wc + 1.0 / fs, 0.02 / wc);  // + the one-sample input delay
+  EXPECT_LT(std::abs(last_shift), 1e-9 * peak);
+  EXPECT_LT(std::abs(last_speed), 1e-9 * k * fs);
 }
 
 TEST(EmitterDrives, StepsMustBeConsecutive) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 
+#include "sphreverb/dispersion.hpp"
 #include "sphreverb/scene.hpp"
 
 namespace sphreverb {
@@ -250,7 +251,8 @@ TEST(SceneParse, FullSceneValuesAndDerivedQuantities) {
   // By hand: h = 1.5 * 0.01; support 2h; skin 0.2 dx; mass 1.2 * 0.01^3; dt_cfl = 0.4 h / 300
   // = 2e-5 s; the soft wall: omega = sqrt(1.2e4 / (1.2 * 0.01)) = 1000/s, bound 0.5/omega = 5e-4 s;
   // substeps = ceil(1 / (1e4 * 2e-5)) = 5; samples = 0.01 * 1e4 = 100; steps = 500;
-  // rigid stiffness = 1.2 * 0.01 * (0.5 / 2e-5)^2 = 7.5e6 Pa/m; f_max = 300 / (20 * 0.01).
+  // rigid stiffness = 1.2 * 0.01 * (0.5 / 2e-5)^2 = 7.5e6 Pa/m; f_max = 300 / (PPW * 0.01), PPW
+  // the measured points per wavelength of the cubic spline at h/dx = 1.5 (dispersion.hpp).
   const Derived& d = s.derived;
   EXPECT_DOUBLE_EQ(d.h, 0.015);
   EXPECT_DOUBLE_EQ(d.support, 0.03);
@@ -265,7 +267,35 @@ TEST(SceneParse, FullSceneValuesAndDerivedQuantities) {
   EXPECT_EQ(d.steps, 500);
   EXPECT_DOUBLE_EQ(d.rigid_stiffness, 7.5e6);
   EXPECT_DOUBLE_EQ(s.material("rigid").stiffness, 7.5e6);
-  EXPECT_DOUBLE_EQ(d.f_max, 1500.0);
+  const double ppw = ppw_for_phase_error(KernelKind::CubicSpline, 1.5, kFmaxPhaseError);
+  EXPECT_DOUBLE_EQ(d.ppw_min, ppw);
+  EXPECT_DOUBLE_EQ(d.f_max, 300.0 / (ppw * 0.01));
+}
+
+TEST(SceneParse, ReceiverGroupsAndOutputSwitches) {
+  const std::string text = kFull +
+                           "\n[receiver.l]\nposition = 0.1 0.1 0.1\ngroup = stereo\n"
+                           "[receiver.r]\nposition = 0.2 0.1 0.1\ngroup = stereo\n";
+  const Scene s = parse_scene(text, kPath, {{"output.lowpass", "false"}, {"output.energy", "on"}});
+  ASSERT_GE(s.receivers.size(), 2u);
+  EXPECT_EQ(s.receivers[s.receivers.size() - 2].group, "stereo");
+  EXPECT_EQ(s.receivers.back().group, "stereo");
+  EXPECT_TRUE(s.receivers.front().group.empty());
+  EXPECT_FALSE(s.output.lowpass);
+  EXPECT_TRUE(s.output.energy);
+  const Scene d = parse_scene(kFull, kPath);
+  EXPECT_TRUE(d.output.lowpass);
+  EXPECT_FALSE(d.output.energy);
+}
+
+TEST(SceneErrors, GroupNameClashesWithAReceiver) {
+  const std::string text = kFull + "\n[receiver.l]\nposition = 0.1 0.1 0.1\ngroup = l\n";
+  expect_mentions(error_of(text), {at_line(text, "group = l"), "[receiver.l] group", "l.wav"});
+}
+
+TEST(SceneErrors, BadGroupName) {
+  const std::string text = kFull + "\n[receiver.l]\nposition = 0.1 0.1 0.1\ngroup = a/b\n";
+  expect_mentions(error_of(text), {at_line(text, "group = a/b"), "bad group name"});
 }
 
 TEST(SceneParse, DefaultsApply) {
@@ -286,8 +316,9 @@ TEST(SceneParse, DefaultsApply) {
   ASSERT_EQ(s.materials.size(), 1u);
   EXPECT_EQ(s.emitter.normal, (Vec3{1, 0, 0}));
   EXPECT_EQ(s.emitter.radius, EmitterSpec{}.radius);
-  EXPECT_EQ(s.emitter.deflection, EmitterSpec{}.deflection);
-  EXPECT_EQ(s.emitter.drive, Drive::Displacement);
+  EXPECT_EQ(s.emitter.deflection, EmitterSpec::kAccelerationDeflection);  // default drive
+  EXPECT_EQ(s.emitter.drive, Drive::Acceleration);
+  EXPECT_EQ(s.emitter.highpass, 20.0);
   EXPECT_EQ(s.emitter.material, "rigid");
   EXPECT_EQ(s.output.dir, "out");
   EXPECT_TRUE(s.output.normalize);
