@@ -4,7 +4,8 @@
 #  2. jobs/chain.sbatch: the same run, signalled in stage 2 as the wall-time warning would signal
 #     it (scancel --signal=USR1 --batch), checkpointed, requeued and restarted by Slurm; its WAVs
 #     must equal the single run's byte for byte;
-#  3. jobs/convergence_array.sbatch, if present: a job array, each task must finish.
+#  3. jobs/convergence_array.sbatch: a job array (one task per spacing) and the analysis job that
+#     depends on it; every task and the analysis must complete.
 #   test_jobs.sh SOURCE_DIR WORK_DIR [EXE]
 # Exit 77 (ctest: skipped) when not root or Slurm is not installed.
 set -euo pipefail
@@ -67,14 +68,18 @@ for f in corner.wav corner.raw.wav; do
 done
 echo "chain: checkpointed, requeued, restarted; WAVs equal the single run's byte for byte"
 
-if [[ -f jobs/convergence_array.sbatch ]]; then
-  arr=$(sbatch --parsable --output="$work/conv-%A_%a.out" \
-    --export=ALL,SCENE="$src/tests/validation/box_v4_coarse.ini",OUT="$work/conv",EXE="$exe" \
-    jobs/convergence_array.sbatch)
-  wait_job "$arr" 900 > /dev/null || true
-  bad=$(grep "^JobId=" "$SLURM_LOCAL_DIR/log/jobcomp.txt" | grep -c "ArrayJobId=$arr.*JobState=[^C]" || true)
-  n=$(grep -c "ArrayJobId=$arr " "$SLURM_LOCAL_DIR/log/jobcomp.txt" || true)
-  echo "convergence array $arr: $n tasks recorded, $bad not completed"
-  ((n > 0 && bad == 0)) || { cat "$work"/conv-*.out; exit 1; }
+# The resolution study as a job array (one task per spacing) and its analysis job, chained by
+# --dependency=afterok on the array: every task and the analysis must complete.
+conv_env=ALL,SCENE=$src/tests/validation/duct_v9.ini,KIND=tof,SPACINGS="0.02 0.015 0.0125",OUT=$work/conv,SPHREVERB=$exe
+arr=$(sbatch --parsable --array=0-2 --output="$work/conv-%A_%a.out" --export="$conv_env" \
+  jobs/convergence_array.sbatch)
+ana=$(sbatch --parsable --dependency=afterok:"$arr" --kill-on-invalid-dep=yes --ntasks=1 \
+  --output="$work/conv-analysis-%j.out" --export="$conv_env",ANALYSE=1 jobs/convergence_array.sbatch)
+state=$(wait_job "$ana" 900)
+tasks=$(grep -c "ArrayJobId=$arr .*JobState=COMPLETED" "$SLURM_LOCAL_DIR/log/jobcomp.txt" || true)
+echo "convergence array $arr: $tasks of 3 tasks completed; analysis job $ana $state"
+if [[ $tasks != 3 || $state != COMPLETED || ! -f $work/conv/convergence.json ]]; then
+  cat "$work"/conv-*.out
+  exit 1
 fi
 echo "slurm jobs: all passed"
