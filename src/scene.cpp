@@ -5,6 +5,7 @@
 #include "sphreverb/scene.hpp"
 
 #include <algorithm>
+#include <array>
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <charconv>
@@ -45,7 +46,7 @@ const std::vector<SectionType>& section_types() {
         "viscosity", "density_diffusion", "background_pressure", "skin", "fill_min", "fill_max",
         "gradient_correction"}},
       {"room", false, {"min", "max", "material"}},
-      {"material", true, {"absorption", "stiffness", "damping"}},
+      {"material", true, {"absorption", "absorption_bands", "stiffness", "damping", "mass"}},
       {"boundary", true, {"shape", "center", "normal", "size", "radius", "height", "material"}},
       {"emitter",
        false,
@@ -575,9 +576,14 @@ void read_fill_box(const Reader& r, const RoomSpec& room, FluidSpec& f) {
   }
 }
 
+// A material is rigid (absorption = 0), absorbing (absorption = alpha or absorption_bands = six
+// values; the wall parameters are derived in derive()) or a spring wall (stiffness, damping, mass).
 void read_materials(const Reader& r, std::vector<MaterialSpec>& materials) {
   materials.clear();
-  materials.push_back({"rigid", true, 0.0, 0.0});
+  MaterialSpec rigid;
+  rigid.name = "rigid";
+  materials.push_back(rigid);
+  const Range kAlpha{0.0, 1.0, false, true, ""};
   for (const SectionInfo* s : r.sections_of("material")) {
     const std::string& sec = s->name;
     MaterialSpec m;
@@ -585,31 +591,50 @@ void read_materials(const Reader& r, std::vector<MaterialSpec>& materials) {
     if (m.name == "rigid") {
       r.fail_section(sec, "the material 'rigid' is built in and may not be redefined");
     }
-    const bool spring = r.has(sec, "stiffness") || r.has(sec, "damping");
-    if (r.has(sec, "absorption")) {
+    const bool spring = r.has(sec, "stiffness") || r.has(sec, "damping") || r.has(sec, "mass");
+    const bool single = r.has(sec, "absorption"), bands = r.has(sec, "absorption_bands");
+    if (single && bands) {
+      r.fail(sec, "absorption_bands", "give either absorption or absorption_bands, not both");
+    }
+    if (single || bands) {
+      const char* key = single ? "absorption" : "absorption_bands";
       if (spring) {
-        r.fail(sec, "absorption",
-               "give either absorption = 0 (rigid) or stiffness and damping, not both");
+        r.fail(sec, key,
+               std::string("give either ") + key +
+                   " or stiffness/damping/mass (the spring form), not both");
       }
-      double absorption = 0.0;
-      r.get(sec, "absorption", absorption, closed(0.0, 1.0));
-      if (absorption > 0.0) {
-        r.fail(sec, "absorption",
-               "general absorption is not supported yet: only absorption = 0 (rigid); for an "
-               "absorbing wall give stiffness (Pa/m) and damping (Pa s/m) instead");
+      if (single) {
+        double alpha = 0.0;
+        r.get(sec, "absorption", alpha, kAlpha);
+        m.absorption = {alpha};
+      } else {
+        const auto words = split_words(*r.text(sec, "absorption_bands"));
+        if (words.size() != kOctaveBands.size()) {
+          r.fail(sec, "absorption_bands",
+                 "expected 6 numbers (normal-incidence alpha at 125 250 500 1000 2000 4000 Hz, "
+                 "each in [0, 1)), got " +
+                     std::to_string(words.size()));
+        }
+        for (const auto& w : words) m.absorption.push_back(r.to_real(sec, key, w, kAlpha));
       }
-      m.rigid = true;
+      m.rigid = std::all_of(m.absorption.begin(), m.absorption.end(),
+                            [](double a) { return a == 0.0; });
+      if (m.rigid) m.absorption.clear();
     } else {
       if (!spring) {
-        r.fail_section(sec, "give absorption = 0 (rigid) or stiffness (Pa/m) and damping (Pa s/m)");
+        r.fail_section(sec,
+                       "give absorption (normal-incidence alpha in [0, 1)), absorption_bands "
+                       "(6 values) or stiffness (Pa/m) with optional damping (Pa s/m) and mass "
+                       "(kg/m^2)");
       }
       if (!r.has(sec, "stiffness")) {
         r.fail_section(sec,
                        "missing required key 'stiffness' (Pa/m, in (0, 1e+15]); "
-                       "a wall with damping needs a spring too");
+                       "a wall with damping or mass needs a spring too");
       }
       r.get(sec, "stiffness", m.stiffness, open_closed(0.0, 1e15, "Pa/m"));
       r.get(sec, "damping", m.damping, closed(0.0, 1e7, "Pa s/m"));
+      r.get(sec, "mass", m.mass, closed(0.0, 1e4, "kg/m^2"));
       m.rigid = false;
     }
     materials.push_back(m);
@@ -807,18 +832,38 @@ void derive(const Reader& r, Scene& s) {
   // Rigid walls get the stiffness whose bound 0.5/omega equals dt_cfl.
   const double areal_mass = f.rest_density * dx;
   d.rigid_stiffness = areal_mass * std::pow(0.5 / d.dt_cfl, 2);
+  // Absorbing materials: the wall per unit area from alpha (material.hpp), shared among the n_t
+  // tethered layers; the layers' own mass n_t rho0 dx is part of the wall's moving mass.
+  const int layers = tethered_layers(f.h_over_dx);
+  const double layer_mass = layers * f.rest_density * dx;
+  const double rho_c = f.rest_density * f.sound_speed;
   for (auto& m : s.materials) {
-    if (m.rigid) m.stiffness = d.rigid_stiffness;
+    if (m.rigid) {
+      m.stiffness = d.rigid_stiffness;
+    } else if (m.absorption.size() == 1) {
+      m.impedance = wall_for_absorption(m.absorption[0], rho_c, layer_mass);
+    } else if (m.absorption.size() == kOctaveBands.size()) {
+      std::array<double, 6> bands{};
+      std::copy(m.absorption.begin(), m.absorption.end(), bands.begin());
+      const BandFit fit = fit_bands(bands, rho_c, layer_mass);
+      m.impedance = fit.wall;
+      m.fit_rms = fit.rms_error;
+    }
+    if (!m.rigid && !m.absorption.empty()) {
+      m.stiffness = m.impedance.stiffness / layers;
+      m.damping = m.impedance.resistance / layers;
+      m.mass = std::max(0.0, m.impedance.mass - layer_mass) / layers;
+    }
   }
 
   d.dt_wall = kInf;
   for (const auto& use : material_uses(s)) {
     const MaterialSpec& m = s.material(use.name);
     if (m.rigid) continue;
-    const double omega = std::sqrt(m.stiffness / areal_mass);
-    const double gamma = m.damping / areal_mass;
+    // The damper is integrated implicitly (boundary.hpp) and sets no bound; the spring acts on
+    // the tethered particle's areal mass plus the material's added mass.
+    const double omega = std::sqrt(m.stiffness / (areal_mass + m.mass));
     if (omega > 0.0) d.dt_wall = std::min(d.dt_wall, 0.5 / omega);
-    if (gamma > 0.0) d.dt_wall = std::min(d.dt_wall, 1.0 / gamma);
   }
   const double dt_bound = std::min(d.dt_cfl, d.dt_wall);
   const double rate = s.time.sample_rate;
