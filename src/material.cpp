@@ -121,7 +121,7 @@ BandFit fit_bands(const std::array<double, 6>& alpha, double rho_c, double layer
   auto cost = [&](const P& p) { return band_error(wall(p), alpha, rho_c, nullptr); };
 
   // Coarse grid, then a compass (pattern) search with shrinking steps.
-  constexpr int n = 32;
+  constexpr int n = 20;
   P best{}, p{};
   double best_cost = HUGE_VAL;
   for (int i = 0; i < n; ++i)

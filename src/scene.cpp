@@ -104,6 +104,7 @@ struct Entry {
   std::string key;
   std::string value;
   int line = 0;  // 1-based line in the file; 0 = from the command line
+  std::string file;  // the included file it comes from; empty = the scene file itself
 };
 
 struct SectionInfo {
@@ -111,6 +112,7 @@ struct SectionInfo {
   const SectionType* type = nullptr;
   int line = 0;                   // line of the [header]; 0 = created by a command-line override
   std::vector<std::string> keys;  // in order of appearance
+  std::string file;               // the included file it comes from; empty = the scene file
 };
 
 struct RawScene {
@@ -145,10 +147,26 @@ std::string origin(const std::string& path, int line) {
   throw SceneError(origin(path, line) + ": " + std::string(text) + ": " + what);
 }
 
+std::string read_text_file(const fs::path& path, const std::string& what) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw SceneError(what + "no such file");
+  if (fs::is_directory(path, ec)) throw SceneError(what + "it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(what + "cannot open it (permission denied?)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw SceneError(what + "error while reading it");
+  return text.str();
+}
+
 // Splits the text into sections and key = value entries, checking the INI syntax. '#' starts a
 // comment anywhere on a line (as in Boost.Program_options); ';' starts a comment line.
-RawScene prescan(const std::string& text, const std::string& path) {
-  RawScene raw;
+// `include = PATH` lines before the first section header read a library of [material.NAME]
+// sections (PATH relative to the including file; no nested includes). `file` is empty for the
+// scene file itself, else the included file's path (then `raw` already holds the scene's part).
+void prescan_into(RawScene& raw, const std::string& text, const std::string& path,
+                  const std::string& file) {
+  const std::string& shown = file.empty() ? path : file;
   std::istringstream in(text);
   std::string line_text;
   int line = 0;
@@ -162,51 +180,81 @@ RawScene prescan(const std::string& text, const std::string& path) {
     if (s.front() == '[') {
       const auto close = s.find(']');
       if (close == std::string_view::npos) {
-        fail_line(path, line, s, "unterminated section header (expected [SECTION])");
+        fail_line(shown, line, s, "unterminated section header (expected [SECTION])");
       }
       if (!trim(s.substr(close + 1)).empty()) {
-        fail_line(path, line, s, "unexpected text after the section header");
+        fail_line(shown, line, s, "unexpected text after the section header");
       }
       const std::string name(trim(s.substr(1, close - 1)));
-      if (name.empty()) fail_line(path, line, s, "empty section name");
+      if (name.empty()) fail_line(shown, line, s, "empty section name");
       const SectionType* type = classify_section(name);
       if (type == nullptr) {
-        fail_line(path, line, "[" + name + "]",
+        fail_line(shown, line, "[" + name + "]",
                   "unknown section (allowed: " + allowed_sections() +
                       "; NAME: letters, digits, '_' and '-')");
       }
+      if (!file.empty() && type->name != "material") {
+        fail_line(shown, line, "[" + name + "]",
+                  "an included file may hold [material.NAME] sections only");
+      }
       for (const auto& other : raw.sections) {
         if (other.name == name) {
-          fail_line(path, line, "[" + name + "]",
-                    "section given twice (first at line " + std::to_string(other.line) + ")");
+          fail_line(shown, line, "[" + name + "]",
+                    "section given twice (first at " +
+                        (other.file.empty() && file.empty()
+                             ? "line " + std::to_string(other.line)
+                             : origin(other.file.empty() ? path : other.file, other.line)) +
+                        ")");
         }
       }
-      raw.sections.push_back({name, type, line, {}});
+      raw.sections.push_back({name, type, line, {}, file});
       current = &raw.sections.back();
       continue;
     }
     const auto eq = s.find('=');
     if (eq == std::string_view::npos) {
-      fail_line(path, line, s,
+      fail_line(shown, line, s,
                 "not a comment ('#' or ';'), a [section] header or a 'key = value' line");
     }
     const std::string key(trim(s.substr(0, eq)));
     const std::string value(trim(s.substr(eq + 1)));
-    if (key.empty()) fail_line(path, line, s, "missing key before '='");
+    if (key.empty()) fail_line(shown, line, s, "missing key before '='");
     if (!std::all_of(key.begin(), key.end(), is_key_char)) {
-      fail_line(path, line, s, "bad key name (letters, digits and '_' only)");
+      fail_line(shown, line, s, "bad key name (letters, digits and '_' only)");
     }
-    if (current == nullptr) fail_line(path, line, s, "key before any [section] header");
+    if (current == nullptr && key == "include") {
+      if (!file.empty()) fail_line(shown, line, s, "an included file may not include others");
+      if (value.empty()) fail_line(shown, line, s, "empty value (expected a file path)");
+      fs::path lib(value);
+      if (lib.is_relative()) lib = fs::path(path).parent_path() / lib;
+      const std::string where = origin(shown, line) + ": include = " + value + ": '" +
+                                lib.string() + "' (relative to the scene file's directory): ";
+      const std::string lib_text = read_text_file(lib, where);
+      prescan_into(raw, lib_text, path, lib.string());
+      // current stays nullptr: the scene's own keys still need a [section] first.
+      continue;
+    }
+    if (current == nullptr) {
+      fail_line(shown, line, s,
+                file.empty() ? "key before any [section] header (only 'include = PATH' may "
+                               "come first)"
+                             : "key before any [section] header");
+    }
     const std::string where = "[" + current->name + "] " + key + " = " + value;
-    if (value.empty()) fail_line(path, line, where, "empty value");
+    if (value.empty()) fail_line(shown, line, where, "empty value");
     const std::string dotted = current->name + "." + key;
     if (const auto it = raw.entries.find(dotted); it != raw.entries.end()) {
-      fail_line(path, line, where,
+      fail_line(shown, line, where,
                 "duplicate key (first at line " + std::to_string(it->second.line) + ")");
     }
-    raw.entries.emplace(dotted, Entry{current->name, key, value, line});
+    raw.entries.emplace(dotted, Entry{current->name, key, value, line, file});
     current->keys.push_back(key);
   }
+}
+
+RawScene prescan(const std::string& text, const std::string& path) {
+  RawScene raw;
+  prescan_into(raw, text, path, "");
   if (raw.sections.empty()) {
     throw SceneError(path + ": the scene file is empty (no [section] found)");
   }
@@ -241,10 +289,10 @@ void apply_overrides(RawScene& raw, const std::map<std::string, std::string>& ov
     auto section_it = std::find_if(raw.sections.begin(), raw.sections.end(),
                                    [&](const SectionInfo& s) { return s.name == section; });
     if (section_it == raw.sections.end()) {
-      raw.sections.push_back({section, type, 0, {}});
+      raw.sections.push_back({section, type, 0, {}, {}});
       section_it = std::prev(raw.sections.end());
     }
-    auto [it, inserted] = raw.entries.insert_or_assign(dotted, Entry{section, key, value, 0});
+    auto [it, inserted] = raw.entries.insert_or_assign(dotted, Entry{section, key, value, 0, {}});
     if (inserted) section_it->keys.push_back(key);
   }
 }
@@ -370,12 +418,12 @@ class Reader {
                          const std::string& what) const {
     const Entry* e = entry(section, key);
     if (e == nullptr) fail_section(section, key + ": " + what);
-    fail_line(path_, e->line, "[" + e->section + "] " + e->key + " = " + e->value, what);
+    fail_line(e->file.empty() ? path_ : e->file, e->line, "[" + e->section + "] " + e->key + " = " + e->value, what);
   }
   [[noreturn]] void fail_section(const std::string& section, const std::string& what) const {
     const SectionInfo* s = this->section(section);
     if (s == nullptr) throw SceneError(path_ + ": [" + section + "] " + what);
-    fail_line(path_, s->line, "[" + section + "]", what);
+    fail_line(s->file.empty() ? path_ : s->file, s->line, "[" + section + "]", what);
   }
 
   void require(const std::string& section, const std::string& key, const char* what) const {
