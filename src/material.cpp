@@ -95,14 +95,15 @@ WallImpedance wall_for_absorption(double alpha, double rho_c, double layer_mass)
   return w;
 }
 
-BandFit fit_bands(const std::array<double, 6>& alpha, double rho_c, double layer_mass) {
-  // Parameters in log space: zeta_r = R / rho c in [1, 1e4], resonance f0 in [10, 2e4] Hz,
+BandFit fit_bands(const std::array<double, 6>& alpha, double rho_c, double layer_mass,
+                  double f0_max) {
+  // Parameters in log space: zeta_r = R / rho c in [1, 1e4], resonance f0 in [10, f0_max] Hz,
   // M in [layer_mass, 1e3 layer_mass]; K = M (2 pi f0)^2.
   struct P {
     double lz, lf, lm;
   };
   const double lz_lo = 0.0, lz_hi = std::log(1e4);
-  const double lf_lo = std::log(10.0), lf_hi = std::log(2e4);
+  const double lf_lo = std::log(10.0), lf_hi = std::log(std::max(20.0, f0_max));
   const double lm_lo = std::log(layer_mass), lm_hi = std::log(1e3 * layer_mass);
   auto clamp = [&](P p) {
     p.lz = std::clamp(p.lz, lz_lo, lz_hi);

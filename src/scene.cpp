@@ -893,7 +893,7 @@ void derive(const Reader& r, Scene& s) {
     } else if (m.absorption.size() == kOctaveBands.size()) {
       std::array<double, 6> bands{};
       std::copy(m.absorption.begin(), m.absorption.end(), bands.begin());
-      const BandFit fit = fit_bands(bands, rho_c, layer_mass);
+      const BandFit fit = fit_bands(bands, rho_c, layer_mass, 0.5 / (2.0 * M_PI * d.dt_cfl));
       m.impedance = fit.wall;
       m.fit_rms = fit.rms_error;
     }

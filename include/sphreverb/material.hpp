@@ -72,7 +72,10 @@ struct BandFit {
 };
 
 // Least-squares fit of R, K, M (M >= layer_mass) to `alpha` at kOctaveBands. rho_c = rho0 c.
-BandFit fit_bands(const std::array<double, 6>& alpha, double rho_c, double layer_mass);
+// The resonance sqrt(K/M) / (2 pi) stays below f0_max (Hz): the solver passes 0.5 / (2 pi dt_cfl),
+// so a fitted wall never needs more substeps than the CFL bound.
+BandFit fit_bands(const std::array<double, 6>& alpha, double rho_c, double layer_mass,
+                  double f0_max = 2e4);
 
 // The wall for one broadband alpha, eq. (3). layer_mass = n_t rho0 dx.
 WallImpedance wall_for_absorption(double alpha, double rho_c, double layer_mass);

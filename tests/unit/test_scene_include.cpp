@@ -127,5 +127,20 @@ TEST(MaterialsLibrary, BandsAreTheConvertedTableValues) {
   EXPECT_GE(checked, 5);
 }
 
+// A fitted library wall never needs more substeps than the CFL bound (fit_bands' f0_max).
+TEST(MaterialsLibrary, FittedWallsKeepTheCflStep) {
+  const std::string path = std::string(SPHREVERB_SOURCE_DIR) + "/configs/materials.ini";
+  const std::string scene_path =
+      (fs::temp_directory_path() / "sphreverb_materials_step_scene.ini").string();
+  std::ofstream(scene_path) << "include = " << path << "\n" << kScene.substr(18);
+  for (const char* name : {"concrete", "brick", "plaster", "plasterboard", "wood_panel", "glass",
+                           "carpet", "curtain", "foam_50mm"}) {
+    const Scene s = load_scene(scene_path, {{"room.material", name}, {"fluid.spacing", "0.01"}});
+    EXPECT_GE(s.derived.dt_wall, s.derived.dt_cfl * (1.0 - 1e-9)) << name;
+    EXPECT_LT(s.material(name).fit_rms, 0.05) << name;
+  }
+  fs::remove(scene_path);
+}
+
 }  // namespace
 }  // namespace sphreverb

@@ -1,4 +1,5 @@
-# V6 impedance tube (ISO 10534-2) at 1 cm: a rigid sample and three absorbing ones, each within
+# V6 impedance tube (ISO 10534-2) at 1 cm: a rigid sample, three broadband absorbing ones and the
+# library's curtain (octave bands, fitted wall), each within
 # its threshold over the valid band 172..850 Hz (microphone spacing 0.1 m below, the force wall's
 # own high-frequency loss above: see README "Walls"). Included from CMakeLists.txt.
 add_test(NAME validation_v6_pulse
@@ -10,7 +11,8 @@ set(V6_CHECK ${POST}/validate_impedance.py --mic1 mic1 --mic2 mic2 --x1 0.3 --sp
 foreach(v6 IN ITEMS "rigid;--boundary.sample.material;rigid;--rigid"
                     "alpha20;--material.sample.absorption;0.2;--alpha;0.2"
                     "alpha50;--material.sample.absorption;0.5;--alpha;0.5"
-                    "alpha90;--material.sample.absorption;0.9;--alpha;0.9")
+                    "alpha90;--material.sample.absorption;0.9;--alpha;0.9"
+                    "curtain;--boundary.sample.material;curtain;--bands;0.037;0.190;0.331;0.590;0.533;0.431")
   list(GET v6 0 name)
   list(GET v6 1 key)
   list(GET v6 2 value)
