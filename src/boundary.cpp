@@ -119,10 +119,9 @@ void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
     //   mu = m + A M,  g = A C dt / mu.   (M = C = 0: f = -A K (d - d0) / m, the plain spring.)
     const double mu = mass + area * w.mass;
     const double g = area * w.damping * dt / mu;
-    const double f =
-        (-(area * w.mass * an + area * w.stiffness * (pr.distance - t.d0)) / mu -
-         g * (an + vn / dt)) /
-        (1.0 + g);
+    const double f = (-(area * w.mass * an + area * w.stiffness * (pr.distance - t.d0)) / mu -
+                      g * (an + vn / dt)) /
+                     (1.0 + g);
     p.ax[i] += f * pr.normal.x;
     p.ay[i] += f * pr.normal.y;
     p.az[i] += f * pr.normal.z;

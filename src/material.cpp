@@ -149,7 +149,8 @@ BandFit fit_bands(const std::array<double, 6>& alpha, double rho_c, double layer
   }
   BandFit fit;
   fit.wall = wall(best);
-  fit.rms_error = std::sqrt(band_error(fit.wall, alpha, rho_c, &fit.fitted) / static_cast<double>(alpha.size()));
+  fit.rms_error = std::sqrt(band_error(fit.wall, alpha, rho_c, &fit.fitted) /
+                            static_cast<double>(alpha.size()));
   return fit;
 }
 

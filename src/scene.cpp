@@ -103,7 +103,7 @@ struct Entry {
   std::string section;
   std::string key;
   std::string value;
-  int line = 0;  // 1-based line in the file; 0 = from the command line
+  int line = 0;      // 1-based line in the file; 0 = from the command line
   std::string file;  // the included file it comes from; empty = the scene file itself
 };
 
@@ -418,7 +418,8 @@ class Reader {
                          const std::string& what) const {
     const Entry* e = entry(section, key);
     if (e == nullptr) fail_section(section, key + ": " + what);
-    fail_line(e->file.empty() ? path_ : e->file, e->line, "[" + e->section + "] " + e->key + " = " + e->value, what);
+    fail_line(e->file.empty() ? path_ : e->file, e->line,
+              "[" + e->section + "] " + e->key + " = " + e->value, what);
   }
   [[noreturn]] void fail_section(const std::string& section, const std::string& what) const {
     const SectionInfo* s = this->section(section);
@@ -665,8 +666,8 @@ void read_materials(const Reader& r, std::vector<MaterialSpec>& materials) {
         }
         for (const auto& w : words) m.absorption.push_back(r.to_real(sec, key, w, kAlpha));
       }
-      m.rigid = std::all_of(m.absorption.begin(), m.absorption.end(),
-                            [](double a) { return a == 0.0; });
+      m.rigid =
+          std::all_of(m.absorption.begin(), m.absorption.end(), [](double a) { return a == 0.0; });
       if (m.rigid) m.absorption.clear();
     } else {
       if (!spring) {

@@ -112,8 +112,7 @@ void Simulation::step(bool acoustic) {
   const EmitterState e = drive(acoustic);  // the disc at t^n
 
   compute_momentum(p_, neighbours_, physics_, scratch_);  // pressure + viscosity: a^n
-  add_tether_forces(p_, tethers_, walls_, e.shift, e.speed, dx * dx, d.particle_mass,
-                    d.dt);
+  add_tether_forces(p_, tethers_, walls_, e.shift, e.speed, dx * dx, d.particle_mass, d.dt);
   kick(p_, d.dt, acoustic ? 0.0 : scene_.equilibrium.damping);  // v^{n+1/2}
   refresh(Field::Velocity);
 

@@ -43,8 +43,6 @@ TEST(Material, ParisQuadratureMatchesClosedFormAndInverts) {
     const double z = resistance_ratio_for_statistical(a);
     EXPECT_GE(z, 1.5);
     EXPECT_NEAR(statistical_absorption(z), a, 1e-8) << "alpha_st " << a;
-    // Random incidence absorbs less than normal incidence for a hard resistive wall above
-    // zeta = 1.6... and more for small alpha: check the known ordering at low alpha.
   }
   // The maximum of Paris' formula for real zeta is 0.951 near zeta = 1.567.
   const double peak = resistance_ratio_for_statistical(0.999);

@@ -525,16 +525,18 @@ TEST(SceneErrors, UnknownMaterialReference) {
 }
 
 TEST(SceneErrors, AbsorptionForms) {
-  expect_bad_line("absorption = 0", "absorption = 1",
-                  {"[material.hard] absorption", "[0, 1)"});
+  expect_bad_line("absorption = 0", "absorption = 1", {"[material.hard] absorption", "[0, 1)"});
   expect_bad_line("absorption = 0", "absorption = -0.1", {"[material.hard] absorption", "[0, 1)"});
   const std::string both = replace(kFull, "absorption = 0", "absorption = 0\nstiffness = 1e5");
   expect_mentions(error_of(both),
                   {at_line(both, "absorption = 0"), "[material.hard] absorption", "not both"});
-  const std::string mass = replace(kFull, "absorption = 0", "absorption_bands = 0 0 0 0 0 0\nmass = 1");
+  const std::string mass =
+      replace(kFull, "absorption = 0", "absorption_bands = 0 0 0 0 0 0\nmass = 1");
   expect_mentions(error_of(mass), {"[material.hard] absorption_bands", "not both"});
-  const std::string two = replace(kFull, "absorption = 0", "absorption = 0\nabsorption_bands = 0 0 0 0 0 0");
-  expect_mentions(error_of(two), {at_line(two, "absorption_bands"), "absorption_bands", "not both"});
+  const std::string two =
+      replace(kFull, "absorption = 0", "absorption = 0\nabsorption_bands = 0 0 0 0 0 0");
+  expect_mentions(error_of(two),
+                  {at_line(two, "absorption_bands"), "absorption_bands", "not both"});
   expect_bad_line("absorption = 0", "absorption_bands = 0.1 0.2 0.3",
                   {"[material.hard] absorption_bands", "expected 6 numbers", "got 3"});
   expect_bad_line("absorption = 0", "absorption_bands = 0.1 0.2 0.3 0.4 0.5 1.5",
@@ -575,10 +577,9 @@ TEST(SceneParse, AbsorptionMapsToAResistiveWall) {
 
 // h = 1.6 dx tethers two lattice layers: each gets half the wall's resistance.
 TEST(SceneParse, AbsorptionIsSharedAmongTetheredLayers) {
-  const Scene s = parse_scene(
-      replace(replace(kFull, "absorption = 0", "absorption = 0.75"), "h_over_dx = 1.5",
-              "h_over_dx = 1.6"),
-      kPath);
+  const Scene s = parse_scene(replace(replace(kFull, "absorption = 0", "absorption = 0.75"),
+                                      "h_over_dx = 1.5", "h_over_dx = 1.6"),
+                              kPath);
   EXPECT_NEAR(s.material("hard").damping, 540.0, 1e-9);
   EXPECT_DOUBLE_EQ(s.material("hard").impedance.mass, 2 * 1.2 * 0.01);
 }

@@ -31,9 +31,10 @@ position = 0.8 0.5 0.5
 class SceneInclude : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("sphreverb_include_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        fs::temp_directory_path() /
+        ("sphreverb_include_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -54,7 +55,8 @@ class SceneInclude : public ::testing::Test {
 };
 
 TEST_F(SceneInclude, MaterialsComeFromTheLibrary) {
-  write("lib.ini", "# a library\n[material.felt]\nabsorption = 0.4\n[material.unused]\nstiffness = 1e5\n");
+  write("lib.ini",
+        "# a library\n[material.felt]\nabsorption = 0.4\n[material.unused]\nstiffness = 1e5\n");
   const Scene s = load_scene(write("scene.ini", kScene));
   EXPECT_FALSE(s.material("felt").rigid);
   EXPECT_DOUBLE_EQ(s.material("felt").absorption.at(0), 0.4);
@@ -82,7 +84,8 @@ TEST_F(SceneInclude, MissingFileAndBadPlacement) {
 }
 
 TEST_F(SceneInclude, LibraryHoldsMaterialsOnlyAndNoRedefinition) {
-  const std::string lib = write("lib.ini", "[material.felt]\nabsorption = 0.4\n[time]\nduration = 1\n");
+  const std::string lib =
+      write("lib.ini", "[material.felt]\nabsorption = 0.4\n[time]\nduration = 1\n");
   std::string msg = error_of(write("scene.ini", kScene));
   EXPECT_NE(msg.find(lib + ":3"), std::string::npos) << msg;
   EXPECT_NE(msg.find("[material.NAME] sections only"), std::string::npos) << msg;
