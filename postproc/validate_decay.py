@@ -9,7 +9,9 @@ Each receiver's OUTDIR/NAME.raw.wav is filtered into octave bands (3rd-order But
 pass applied to the time-reversed signal, which keeps the filter's own ringing out of the decay:
 Jacobsen & Rindel 1987), squared, backward integrated (Schroeder 1965) and T30 is the
 least-squares slope of the -5 .. -35 dB part of the decay curve, times 2 (ISO 3382-1 style; a
-minimal implementation for V7 only, postproc/metrics.py is the general one).
+minimal implementation for V7 only, postproc/metrics.py is the general one). T30 is NaN (and the
+band fails) unless the band's power at the record's end is 45 dB below its peak: a decay cut off
+by the record's end is not measured.
 
 Reference: the wall's normalised impedance is the solver's model for `absorption = ALPHA_N`
 (material.hpp): zeta = zeta_r + j (w M - K/w) / (rho c), zeta_r = (1+sqrt(1-a))/(1-sqrt(1-a)),
@@ -53,12 +55,19 @@ def t30(x, rate, fc):
     lo, hi = fc / math.sqrt(2.0), fc * math.sqrt(2.0)
     sos = signal.butter(3, [lo, hi], btype="bandpass", fs=rate, output="sos")
     y = signal.sosfilt(sos, np.asarray(x, float)[::-1])[::-1]
+    # The record must hold the whole decay: the band's power in its last 5 ms at least 45 dB
+    # below its peak (2 ms windows). Otherwise the backward integral's truncation at the record's
+    # end, not the room, would make the -35 dB point.
+    w = max(1, int(0.002 * rate))
+    p = np.convolve(y ** 2, np.ones(w) / w, mode="valid")
+    tail = np.mean(y[-max(1, int(0.005 * rate)):] ** 2)
+    complete = tail <= np.max(p) * 10 ** (-4.5)
     e = np.cumsum((y ** 2)[::-1])[::-1]
     edc = 10.0 * np.log10(np.maximum(e / e[0], 1e-30))
     t = np.arange(len(edc)) / rate
     i5 = int(np.argmax(edc <= -5.0))
     i35 = int(np.argmax(edc <= -35.0))
-    if edc[-1] > -35.0 or i35 <= i5 + 2:
+    if not complete or i35 <= i5 + 2:
         return float("nan"), t, edc
     slope, _ = np.polyfit(t[i5:i35 + 1], edc[i5:i35 + 1], 1)
     return -60.0 / slope, t, edc
@@ -117,7 +126,8 @@ def main(argv=None):
                      "sabine_s": sabine, "alpha_st": a_st, "schroeder_hz": fs,
                      "error_vs_eyring": err, "error_vs_sabine": (mean - sabine) / sabine,
                      "pass": band_ok})
-        per = ", ".join(f"{n} {v * 1e3:.2f}" for n, v in values.items())
+        per = ", ".join(f"{n} {v * 1e3:.2f}" if math.isfinite(v) else f"{n} incomplete"
+                        for n, v in values.items())
         print(f"{args.case} room decay {fc:g} Hz: T30 mean {mean * 1e3:.2f} ms ({per} ms); "
               f"Eyring {eyring * 1e3:.2f} ms ({err:+.1%}), Sabine {sabine * 1e3:.2f} ms "
               f"({(mean - sabine) / sabine:+.1%}); alpha_st {a_st:.3f}; Schroeder "
