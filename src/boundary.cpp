@@ -63,7 +63,7 @@ std::vector<Wall> make_walls(const Scene& s) {
   std::vector<Wall> walls;
   auto add = [&](const WallShape& shape, const std::string& material, bool moving) {
     const MaterialSpec& m = s.material(material);
-    walls.push_back({shape, material_stiffness(s, m), m.damping, moving});
+    walls.push_back({shape, material_stiffness(s, m), m.damping, m.mass, moving});
   };
   const MaterialSpec* room_material = s.room.present ? &s.material(s.room.material) : nullptr;
   if (room_material && !room_material->rigid) {
@@ -104,18 +104,27 @@ std::vector<Tether> find_tethers(const Particles& p, const std::vector<Wall>& wa
 
 void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
                        const std::vector<Wall>& walls, double shift, double speed, double area,
-                       double mass) {
+                       double mass, double dt) {
   for (const Tether& t : tethers) {
     const Wall& w = walls[t.wall];
     const Vec3 offset = w.moving ? w.shape.normal * shift : Vec3{};
     const WallProbe pr = w.shape.probe(p.position(t.particle), offset);
     const double wall_speed = w.moving ? speed * dot(w.shape.normal, pr.normal) : 0.0;
-    const double vn = dot(p.velocity(t.particle), pr.normal) - wall_speed;
-    // F = A [-K (d - d0) - C (v - V).n] n   (boundary.hpp)
-    const double f = area * (-w.stiffness * (pr.distance - t.d0) - w.damping * vn) / mass;
-    p.ax[t.particle] += f * pr.normal.x;
-    p.ay[t.particle] += f * pr.normal.y;
-    p.az[t.particle] += f * pr.normal.z;
+    const std::size_t i = t.particle;
+    const double vn = dot(p.velocity(i), pr.normal) - wall_speed;
+    const double an = p.ax[i] * pr.normal.x + p.ay[i] * pr.normal.y + p.az[i] * pr.normal.z;
+    // (m + A M)(v+ - v-)/dt = m a_n - A K (d - d0) - A C (v+ - V)   (boundary.hpp), solved for
+    // the added acceleration f = (v+ - v-)/dt - a_n:
+    //   f = [-(A M a_n + A K (d - d0)) / mu - g (a_n + (v- - V)/dt)] / (1 + g),
+    //   mu = m + A M,  g = A C dt / mu.   (M = C = 0: f = -A K (d - d0) / m, the plain spring.)
+    const double mu = mass + area * w.mass;
+    const double g = area * w.damping * dt / mu;
+    const double f = (-(area * w.mass * an + area * w.stiffness * (pr.distance - t.d0)) / mu -
+                      g * (an + vn / dt)) /
+                     (1.0 + g);
+    p.ax[i] += f * pr.normal.x;
+    p.ay[i] += f * pr.normal.y;
+    p.az[i] += f * pr.normal.z;
   }
 }
 

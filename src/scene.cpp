@@ -5,6 +5,7 @@
 #include "sphreverb/scene.hpp"
 
 #include <algorithm>
+#include <array>
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <charconv>
@@ -47,7 +48,7 @@ const std::vector<SectionType>& section_types() {
         "viscosity", "density_diffusion", "background_pressure", "skin", "fill_min", "fill_max",
         "gradient_correction"}},
       {"room", false, {"min", "max", "material"}},
-      {"material", true, {"absorption", "stiffness", "damping"}},
+      {"material", true, {"absorption", "absorption_bands", "stiffness", "damping", "mass"}},
       {"boundary", true, {"shape", "center", "normal", "size", "radius", "height", "material"}},
       {"emitter",
        false,
@@ -107,7 +108,8 @@ struct Entry {
   std::string section;
   std::string key;
   std::string value;
-  int line = 0;  // 1-based line in the file; 0 = from the command line
+  int line = 0;      // 1-based line in the file; 0 = from the command line
+  std::string file;  // the included file it comes from; empty = the scene file itself
 };
 
 struct SectionInfo {
@@ -115,6 +117,7 @@ struct SectionInfo {
   const SectionType* type = nullptr;
   int line = 0;                   // line of the [header]; 0 = created by a command-line override
   std::vector<std::string> keys;  // in order of appearance
+  std::string file;               // the included file it comes from; empty = the scene file
 };
 
 struct RawScene {
@@ -149,10 +152,26 @@ std::string origin(const std::string& path, int line) {
   throw SceneError(origin(path, line) + ": " + std::string(text) + ": " + what);
 }
 
+std::string read_text_file(const fs::path& path, const std::string& what) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw SceneError(what + "no such file");
+  if (fs::is_directory(path, ec)) throw SceneError(what + "it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(what + "cannot open it (permission denied?)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw SceneError(what + "error while reading it");
+  return text.str();
+}
+
 // Splits the text into sections and key = value entries, checking the INI syntax. '#' starts a
 // comment anywhere on a line (as in Boost.Program_options); ';' starts a comment line.
-RawScene prescan(const std::string& text, const std::string& path) {
-  RawScene raw;
+// `include = PATH` lines before the first section header read a library of [material.NAME]
+// sections (PATH relative to the including file; no nested includes). `file` is empty for the
+// scene file itself, else the included file's path (then `raw` already holds the scene's part).
+void prescan_into(RawScene& raw, const std::string& text, const std::string& path,
+                  const std::string& file) {
+  const std::string& shown = file.empty() ? path : file;
   std::istringstream in(text);
   std::string line_text;
   int line = 0;
@@ -166,51 +185,81 @@ RawScene prescan(const std::string& text, const std::string& path) {
     if (s.front() == '[') {
       const auto close = s.find(']');
       if (close == std::string_view::npos) {
-        fail_line(path, line, s, "unterminated section header (expected [SECTION])");
+        fail_line(shown, line, s, "unterminated section header (expected [SECTION])");
       }
       if (!trim(s.substr(close + 1)).empty()) {
-        fail_line(path, line, s, "unexpected text after the section header");
+        fail_line(shown, line, s, "unexpected text after the section header");
       }
       const std::string name(trim(s.substr(1, close - 1)));
-      if (name.empty()) fail_line(path, line, s, "empty section name");
+      if (name.empty()) fail_line(shown, line, s, "empty section name");
       const SectionType* type = classify_section(name);
       if (type == nullptr) {
-        fail_line(path, line, "[" + name + "]",
+        fail_line(shown, line, "[" + name + "]",
                   "unknown section (allowed: " + allowed_sections() +
                       "; NAME: letters, digits, '_' and '-')");
       }
+      if (!file.empty() && type->name != "material") {
+        fail_line(shown, line, "[" + name + "]",
+                  "an included file may hold [material.NAME] sections only");
+      }
       for (const auto& other : raw.sections) {
         if (other.name == name) {
-          fail_line(path, line, "[" + name + "]",
-                    "section given twice (first at line " + std::to_string(other.line) + ")");
+          fail_line(shown, line, "[" + name + "]",
+                    "section given twice (first at " +
+                        (other.file.empty() && file.empty()
+                             ? "line " + std::to_string(other.line)
+                             : origin(other.file.empty() ? path : other.file, other.line)) +
+                        ")");
         }
       }
-      raw.sections.push_back({name, type, line, {}});
+      raw.sections.push_back({name, type, line, {}, file});
       current = &raw.sections.back();
       continue;
     }
     const auto eq = s.find('=');
     if (eq == std::string_view::npos) {
-      fail_line(path, line, s,
+      fail_line(shown, line, s,
                 "not a comment ('#' or ';'), a [section] header or a 'key = value' line");
     }
     const std::string key(trim(s.substr(0, eq)));
     const std::string value(trim(s.substr(eq + 1)));
-    if (key.empty()) fail_line(path, line, s, "missing key before '='");
+    if (key.empty()) fail_line(shown, line, s, "missing key before '='");
     if (!std::all_of(key.begin(), key.end(), is_key_char)) {
-      fail_line(path, line, s, "bad key name (letters, digits and '_' only)");
+      fail_line(shown, line, s, "bad key name (letters, digits and '_' only)");
     }
-    if (current == nullptr) fail_line(path, line, s, "key before any [section] header");
+    if (current == nullptr && key == "include") {
+      if (!file.empty()) fail_line(shown, line, s, "an included file may not include others");
+      if (value.empty()) fail_line(shown, line, s, "empty value (expected a file path)");
+      fs::path lib(value);
+      if (lib.is_relative()) lib = fs::path(path).parent_path() / lib;
+      const std::string where = origin(shown, line) + ": include = " + value + ": '" +
+                                lib.string() + "' (relative to the scene file's directory): ";
+      const std::string lib_text = read_text_file(lib, where);
+      prescan_into(raw, lib_text, path, lib.string());
+      // current stays nullptr: the scene's own keys still need a [section] first.
+      continue;
+    }
+    if (current == nullptr) {
+      fail_line(shown, line, s,
+                file.empty() ? "key before any [section] header (only 'include = PATH' may "
+                               "come first)"
+                             : "key before any [section] header");
+    }
     const std::string where = "[" + current->name + "] " + key + " = " + value;
-    if (value.empty()) fail_line(path, line, where, "empty value");
+    if (value.empty()) fail_line(shown, line, where, "empty value");
     const std::string dotted = current->name + "." + key;
     if (const auto it = raw.entries.find(dotted); it != raw.entries.end()) {
-      fail_line(path, line, where,
+      fail_line(shown, line, where,
                 "duplicate key (first at line " + std::to_string(it->second.line) + ")");
     }
-    raw.entries.emplace(dotted, Entry{current->name, key, value, line});
+    raw.entries.emplace(dotted, Entry{current->name, key, value, line, file});
     current->keys.push_back(key);
   }
+}
+
+RawScene prescan(const std::string& text, const std::string& path) {
+  RawScene raw;
+  prescan_into(raw, text, path, "");
   if (raw.sections.empty()) {
     throw SceneError(path + ": the scene file is empty (no [section] found)");
   }
@@ -245,10 +294,10 @@ void apply_overrides(RawScene& raw, const std::map<std::string, std::string>& ov
     auto section_it = std::find_if(raw.sections.begin(), raw.sections.end(),
                                    [&](const SectionInfo& s) { return s.name == section; });
     if (section_it == raw.sections.end()) {
-      raw.sections.push_back({section, type, 0, {}});
+      raw.sections.push_back({section, type, 0, {}, {}});
       section_it = std::prev(raw.sections.end());
     }
-    auto [it, inserted] = raw.entries.insert_or_assign(dotted, Entry{section, key, value, 0});
+    auto [it, inserted] = raw.entries.insert_or_assign(dotted, Entry{section, key, value, 0, {}});
     if (inserted) section_it->keys.push_back(key);
   }
 }
@@ -374,12 +423,13 @@ class Reader {
                          const std::string& what) const {
     const Entry* e = entry(section, key);
     if (e == nullptr) fail_section(section, key + ": " + what);
-    fail_line(path_, e->line, "[" + e->section + "] " + e->key + " = " + e->value, what);
+    fail_line(e->file.empty() ? path_ : e->file, e->line,
+              "[" + e->section + "] " + e->key + " = " + e->value, what);
   }
   [[noreturn]] void fail_section(const std::string& section, const std::string& what) const {
     const SectionInfo* s = this->section(section);
     if (s == nullptr) throw SceneError(path_ + ": [" + section + "] " + what);
-    fail_line(path_, s->line, "[" + section + "]", what);
+    fail_line(s->file.empty() ? path_ : s->file, s->line, "[" + section + "]", what);
   }
 
   void require(const std::string& section, const std::string& key, const char* what) const {
@@ -580,9 +630,14 @@ void read_fill_box(const Reader& r, const RoomSpec& room, FluidSpec& f) {
   }
 }
 
+// A material is rigid (absorption = 0), absorbing (absorption = alpha or absorption_bands = six
+// values; the wall parameters are derived in derive()) or a spring wall (stiffness, damping, mass).
 void read_materials(const Reader& r, std::vector<MaterialSpec>& materials) {
   materials.clear();
-  materials.push_back({"rigid", true, 0.0, 0.0});
+  MaterialSpec rigid;
+  rigid.name = "rigid";
+  materials.push_back(rigid);
+  const Range kAlpha{0.0, 1.0, false, true, ""};
   for (const SectionInfo* s : r.sections_of("material")) {
     const std::string& sec = s->name;
     MaterialSpec m;
@@ -590,31 +645,50 @@ void read_materials(const Reader& r, std::vector<MaterialSpec>& materials) {
     if (m.name == "rigid") {
       r.fail_section(sec, "the material 'rigid' is built in and may not be redefined");
     }
-    const bool spring = r.has(sec, "stiffness") || r.has(sec, "damping");
-    if (r.has(sec, "absorption")) {
+    const bool spring = r.has(sec, "stiffness") || r.has(sec, "damping") || r.has(sec, "mass");
+    const bool single = r.has(sec, "absorption"), bands = r.has(sec, "absorption_bands");
+    if (single && bands) {
+      r.fail(sec, "absorption_bands", "give either absorption or absorption_bands, not both");
+    }
+    if (single || bands) {
+      const char* key = single ? "absorption" : "absorption_bands";
       if (spring) {
-        r.fail(sec, "absorption",
-               "give either absorption = 0 (rigid) or stiffness and damping, not both");
+        r.fail(sec, key,
+               std::string("give either ") + key +
+                   " or stiffness/damping/mass (the spring form), not both");
       }
-      double absorption = 0.0;
-      r.get(sec, "absorption", absorption, closed(0.0, 1.0));
-      if (absorption > 0.0) {
-        r.fail(sec, "absorption",
-               "general absorption is not supported yet: only absorption = 0 (rigid); for an "
-               "absorbing wall give stiffness (Pa/m) and damping (Pa s/m) instead");
+      if (single) {
+        double alpha = 0.0;
+        r.get(sec, "absorption", alpha, kAlpha);
+        m.absorption = {alpha};
+      } else {
+        const auto words = split_words(*r.text(sec, "absorption_bands"));
+        if (words.size() != kOctaveBands.size()) {
+          r.fail(sec, "absorption_bands",
+                 "expected 6 numbers (normal-incidence alpha at 125 250 500 1000 2000 4000 Hz, "
+                 "each in [0, 1)), got " +
+                     std::to_string(words.size()));
+        }
+        for (const auto& w : words) m.absorption.push_back(r.to_real(sec, key, w, kAlpha));
       }
-      m.rigid = true;
+      m.rigid =
+          std::all_of(m.absorption.begin(), m.absorption.end(), [](double a) { return a == 0.0; });
+      if (m.rigid) m.absorption.clear();
     } else {
       if (!spring) {
-        r.fail_section(sec, "give absorption = 0 (rigid) or stiffness (Pa/m) and damping (Pa s/m)");
+        r.fail_section(sec,
+                       "give absorption (normal-incidence alpha in [0, 1)), absorption_bands "
+                       "(6 values) or stiffness (Pa/m) with optional damping (Pa s/m) and mass "
+                       "(kg/m^2)");
       }
       if (!r.has(sec, "stiffness")) {
         r.fail_section(sec,
                        "missing required key 'stiffness' (Pa/m, in (0, 1e+15]); "
-                       "a wall with damping needs a spring too");
+                       "a wall with damping or mass needs a spring too");
       }
       r.get(sec, "stiffness", m.stiffness, open_closed(0.0, 1e15, "Pa/m"));
       r.get(sec, "damping", m.damping, closed(0.0, 1e7, "Pa s/m"));
+      r.get(sec, "mass", m.mass, closed(0.0, 1e4, "kg/m^2"));
       m.rigid = false;
     }
     materials.push_back(m);
@@ -845,18 +919,38 @@ void derive(const Reader& r, Scene& s) {
   // Rigid walls get the stiffness whose bound 0.5/omega equals dt_cfl.
   const double areal_mass = f.rest_density * dx;
   d.rigid_stiffness = areal_mass * std::pow(0.5 / d.dt_cfl, 2);
+  // Absorbing materials: the wall per unit area from alpha (material.hpp), shared among the n_t
+  // tethered layers; the layers' own mass n_t rho0 dx is part of the wall's moving mass.
+  const int layers = tethered_layers(f.h_over_dx);
+  const double layer_mass = layers * f.rest_density * dx;
+  const double rho_c = f.rest_density * f.sound_speed;
   for (auto& m : s.materials) {
-    if (m.rigid) m.stiffness = d.rigid_stiffness;
+    if (m.rigid) {
+      m.stiffness = d.rigid_stiffness;
+    } else if (m.absorption.size() == 1) {
+      m.impedance = wall_for_absorption(m.absorption[0], rho_c, layer_mass);
+    } else if (m.absorption.size() == kOctaveBands.size()) {
+      std::array<double, 6> bands{};
+      std::copy(m.absorption.begin(), m.absorption.end(), bands.begin());
+      const BandFit fit = fit_bands(bands, rho_c, layer_mass, 0.5 / (2.0 * M_PI * d.dt_cfl));
+      m.impedance = fit.wall;
+      m.fit_rms = fit.rms_error;
+    }
+    if (!m.rigid && !m.absorption.empty()) {
+      m.stiffness = m.impedance.stiffness / layers;
+      m.damping = m.impedance.resistance / layers;
+      m.mass = std::max(0.0, m.impedance.mass - layer_mass) / layers;
+    }
   }
 
   d.dt_wall = kInf;
   for (const auto& use : material_uses(s)) {
     const MaterialSpec& m = s.material(use.name);
     if (m.rigid) continue;
-    const double omega = std::sqrt(m.stiffness / areal_mass);
-    const double gamma = m.damping / areal_mass;
+    // The damper is integrated implicitly (boundary.hpp) and sets no bound; the spring acts on
+    // the tethered particle's areal mass plus the material's added mass.
+    const double omega = std::sqrt(m.stiffness / (areal_mass + m.mass));
     if (omega > 0.0) d.dt_wall = std::min(d.dt_wall, 0.5 / omega);
-    if (gamma > 0.0) d.dt_wall = std::min(d.dt_wall, 1.0 / gamma);
   }
   const double dt_bound = std::min(d.dt_cfl, d.dt_wall);
   const double rate = s.time.sample_rate;

@@ -116,7 +116,7 @@ void Simulation::step(bool acoustic) {
   timings_.lap(Phase::Emitter);
 
   compute_momentum(p_, neighbours_, physics_, scratch_);  // pressure + viscosity: a^n
-  add_tether_forces(p_, tethers_, walls_, e.shift, e.speed, dx * dx, d.particle_mass);
+  add_tether_forces(p_, tethers_, walls_, e.shift, e.speed, dx * dx, d.particle_mass, d.dt);
   timings_.lap(Phase::Forces);
   kick(p_, d.dt, acoustic ? 0.0 : scene_.equilibrium.damping);  // v^{n+1/2}
   timings_.lap(Phase::Integration);

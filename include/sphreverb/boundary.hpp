@@ -5,7 +5,7 @@
 // one smoothing length h of a boundary surface, inside its extent, is tied to the surface along
 // the surface normal by a spring and a damper acting on the particle's frontal area A = dx^2:
 //
-//     F = A [ -K (d - d0) - C (v - V_wall) . n ] n
+//     F = A [ -K (d - d0) - C (v - V_wall) . n ] n  -  A M dv_n/dt n
 //
 // d is the particle's signed normal distance to the surface now, d0 the same at rest, n the unit
 // normal at the particle (radial for a cylinder), V_wall the wall's velocity (the emitter's). At
@@ -13,7 +13,17 @@
 // normal motion to the wall's (a rigid wall, v.n = V.n), a damper with C = rho0 c absorbs a
 // normally incident plane wave (zeta = C / (rho0 c)). The tether zone of one smoothing length keeps
 // free particles on opposite sides of a thin boundary out of each other's kernel support, so
-// sound does not leak through a plate.
+// sound does not leak through a plate. M (kg/m^2) is an optional added areal mass: the tethered
+// particle moves along n as if its areal mass were rho0 dx + M (a panel absorber's mass).
+//
+// Time integration: the spring is explicit (stable for dt <= 0.5 / omega, omega^2 = K / (rho0 dx
+// + M)); the damper acts on the new velocity v^{n+1/2} (backward Euler), so any damping is stable
+// at the CFL step and a heavily damped (nearly rigid, weakly absorbing) wall costs no substeps:
+//
+//     (m + A M) (v+ - v-) / dt = m a_n - A K (d - d0) - A C (v+ - V)      (normal components)
+//
+// a_n the particle's other (pressure, viscous) acceleration. add_tether_forces adds the
+// acceleration that makes the kick v+ = v- + dt a produce exactly this v+.
 #pragma once
 
 #include <vector>
@@ -45,6 +55,7 @@ struct Wall {
   WallShape shape;
   double stiffness = 0.0;  // Pa/m
   double damping = 0.0;    // Pa s/m
+  double mass = 0.0;       // kg/m^2, added areal mass
   bool moving = false;     // the emitter: shifted by its displacement along its normal
 };
 
@@ -63,11 +74,13 @@ std::vector<Wall> make_walls(const Scene& scene);
 // (m, one smoothing length) of the wall and in its extent; sorted by particle, then wall.
 std::vector<Tether> find_tethers(const Particles& p, const std::vector<Wall>& walls, double range);
 
-// Adds the tether forces / mass to the owned particles' accelerations. The moving wall (emitter)
-// is displaced by `shift` (m) along its normal and moves at `speed` (m/s). `area` = dx^2 (m^2).
+// Adds the tether accelerations to the owned particles' accelerations, which on entry hold the
+// other forces / mass. The moving wall (emitter) is displaced by `shift` (m) along its normal and
+// moves at `speed` (m/s). `area` = dx^2 (m^2), `mass` the particle mass (kg), `dt` the step (s)
+// of the kick that follows. Post: the kick gives the tethered particles the velocity above.
 void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
                        const std::vector<Wall>& walls, double shift, double speed, double area,
-                       double mass);
+                       double mass, double dt);
 
 // True if the lattice site p is kept as air: not within dx/2 of any wall surface (in extent).
 bool is_air_site(const std::vector<Wall>& walls, const Vec3& p, double dx);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "sphreverb/material.hpp"
 #include "sphreverb/vec3.hpp"
 
 namespace sphreverb {
@@ -67,6 +68,15 @@ struct MaterialSpec {
   bool rigid = true;       // given as "absorption = 0": stiffness from the resolution, no damping
   double stiffness = 0.0;  // Pa/m, normal spring per unit wall area, [0, 1e15] (rigid: derived)
   double damping = 0.0;    // Pa s/m (rayl), normal damper per unit wall area, [0, 1e7]
+  double mass = 0.0;       // kg/m^2, added areal mass of the tethered layer, [0, 1e4]
+  // The three values above act on each tethered particle's area dx^2; a wall whose tether zone
+  // holds n_t lattice layers has n_t times them per unit wall area (material.hpp).
+  // Given as absorption (material.hpp): empty for the spring form, 1 value for `absorption`,
+  // 6 for `absorption_bands` (normal incidence, 125 Hz ... 4 kHz). The parser derives stiffness,
+  // damping and mass from them (Derived), and `impedance` is the wall model of eq. (1) they give.
+  std::vector<double> absorption;
+  WallImpedance impedance;  // per unit wall area, tethered air layer included (absorption only)
+  double fit_rms = 0.0;     // absorption_bands: rms error of the fit in alpha at the band centres
 };
 
 struct RoomSpec {

@@ -157,6 +157,7 @@ Particles one_particle(const Vec3& r0) {
 Vec3 acceleration(const Particles& p, std::size_t i) { return {p.ax[i], p.ay[i], p.az[i]}; }
 
 constexpr double kDx = 0.01, kH = 0.013, kArea = kDx * kDx, kMass = 1.204 * kDx * kDx * kDx;
+constexpr double kDt = 1e-5;  // s, the step of the kick that follows
 
 TEST(BoundaryTethers, FindTethersByRestPosition) {
   const std::vector<Wall> walls{{rectangle({0.5, 0.5, 0.5}, {0, 0, 1}, 0.2, 0.2), 1e6, 0, false},
@@ -195,7 +196,7 @@ TEST(BoundaryTethers, SpringAndDamperOnTheNormal) {
   const double s = 1.0 / std::sqrt(2.0);
   const Vec3 n{s, s, 0}, t{0, 0, 1};
   const double K = 3e5, C = 415.0;
-  const std::vector<Wall> walls{{rectangle({1.0, 1.0, 1.0}, n, 0.5, 0.5), K, C, false}};
+  const std::vector<Wall> walls{{rectangle({1.0, 1.0, 1.0}, n, 0.5, 0.5), K, C, 0.0, false}};
   const Vec3 r0 = Vec3{1.0, 1.0, 1.0} + 0.004 * n + 0.01 * t;
   Particles p = one_particle(r0);
   const std::vector<Tether> tethers = find_tethers(p, walls, kH);
@@ -203,37 +204,61 @@ TEST(BoundaryTethers, SpringAndDamperOnTheNormal) {
   EXPECT_NEAR(tethers[0].d0, 0.004, 1e-15);
 
   // At rest: no force at all.
-  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass);
+  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass, kDt);
   EXPECT_EQ(acceleration(p, 0), (Vec3{0, 0, 0}));
 
-  // Displaced by delta along the normal (and some tangentially): a = -A K delta / m along n.
+  // Displaced by delta along the normal (and some tangentially): a = -A K delta / m along n,
+  // divided by 1 + g because the implicit damper acts on the velocity the spring gives
+  // (g = A C dt / m).
+  const double g = kArea * C * kDt / kMass;
   const double delta = 1e-4;
   const Vec3 r = r0 + delta * n + 2e-4 * t;
   p.x[0] = r.x, p.y[0] = r.y, p.z[0] = r.z;
-  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass);
-  const double spring = -kArea * K * delta / kMass;
+  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass, kDt);
+  const double spring = -kArea * K * delta / kMass / (1.0 + g);
   expect_vec_near(acceleration(p, 0), spring * n, 1e-9 * std::abs(spring));
 
-  // Moving with v: the damper adds -A C v_n / m along n; tangential motion is free.
+  // Moving with v: the damper acts on the new velocity (backward Euler), a = -g v_n / (dt (1 + g))
+  // along n with g = A C dt / m, -> -A C v_n / m for small g; tangential motion is free.
   p.ax[0] = p.ay[0] = p.az[0] = 0.0;
   p.x[0] = r0.x, p.y[0] = r0.y, p.z[0] = r0.z;
   const double vn = 0.02;
   const Vec3 v = vn * n + 0.5 * t;
   p.vx[0] = v.x, p.vy[0] = v.y, p.vz[0] = v.z;
-  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass);
-  const double damper = -kArea * C * vn / kMass;
+  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass, kDt);
+  const double damper = -g * vn / (kDt * (1.0 + g));
   expect_vec_near(acceleration(p, 0), damper * n, 1e-9 * std::abs(damper));
+  EXPECT_NEAR(damper, -kArea * C * vn / kMass, 1.01 * g * kArea * C * vn / kMass);
+}
 
-  // Both at once, and the forces add to what is there.
-  p.x[0] = r.x, p.y[0] = r.y, p.z[0] = r.z;
-  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass);
-  expect_vec_near(acceleration(p, 0), (2.0 * damper + spring) * n,
-                  1e-9 * (std::abs(spring) + std::abs(damper)));
+// The defining equation of the implicit wall (boundary.hpp), for a particle displaced, moving and
+// pushed by other forces, with an added mass and a damper far too strong for an explicit step:
+// (m + A M)(v+ - v-)/dt = m a_n - A K (d - d0) - A C v+ along n, and the tangential part untouched.
+TEST(BoundaryTethers, ImplicitDamperAndAddedMassSatisfyTheWallEquation) {
+  const Vec3 n{0, 1, 0};
+  const double K = 4e4, C = 1e6, M = 0.3;  // C dt A / m ~ 1e3: explicit would blow up
+  const std::vector<Wall> walls{{rectangle({0.5, 0.0, 0.5}, n, 1.0, 1.0), K, C, M, false}};
+  const Vec3 r0{0.5, 0.005, 0.5};
+  Particles p = one_particle(r0);
+  const std::vector<Tether> tethers = find_tethers(p, walls, kH);
+  ASSERT_EQ(tethers.size(), 1u);
+  const double delta = 3e-6, vminus = -0.01, a_other = 250.0, a_tangent = -7.0;
+  p.y[0] = r0.y + delta, p.vy[0] = vminus, p.vx[0] = 0.1;
+  p.ay[0] = a_other, p.ax[0] = a_tangent;
+  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass, kDt);
+  const double vplus = vminus + kDt * p.ay[0];
+  const double lhs = (kMass + kArea * M) * (vplus - vminus) / kDt;
+  const double rhs = kMass * a_other - kArea * K * delta - kArea * C * vplus;
+  EXPECT_NEAR(lhs, rhs, 1e-9 * (std::abs(kMass * a_other) + std::abs(kArea * C * vplus)));
+  EXPECT_EQ(p.ax[0], a_tangent);
+  EXPECT_EQ(p.az[0], 0.0);
+  // Stable: the damper removes velocity, never reverses or amplifies it.
+  EXPECT_LT(std::abs(vplus), std::abs(vminus) + kDt * std::abs(a_other));
 }
 
 TEST(BoundaryTethers, CylinderSpringIsRadial) {
   const double K = 1e5;
-  const std::vector<Wall> walls{{cylinder({0, 0, 0}, {0, 0, 1}, 0.2, 0.4), K, 0.0, false}};
+  const std::vector<Wall> walls{{cylinder({0, 0, 0}, {0, 0, 1}, 0.2, 0.4), K, 0.0, 0.0, false}};
   const double s = 1.0 / std::sqrt(2.0);
   const Vec3 radial{s, -s, 0};
   const Vec3 r0 = (0.2 + 0.006) * radial + Vec3{0, 0, 0.1};
@@ -241,12 +266,12 @@ TEST(BoundaryTethers, CylinderSpringIsRadial) {
   const std::vector<Tether> tethers = find_tethers(p, walls, kH);
   ASSERT_EQ(tethers.size(), 1u);
   EXPECT_NEAR(tethers[0].d0, 0.006, 1e-15);
-  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass);
+  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass, kDt);
   EXPECT_EQ(acceleration(p, 0), (Vec3{0, 0, 0}));
   const double delta = -2e-4;  // towards the axis
   const Vec3 r = r0 + delta * radial;
   p.x[0] = r.x, p.y[0] = r.y, p.z[0] = r.z;
-  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass);
+  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass, kDt);
   const double a = -kArea * K * delta / kMass;
   expect_vec_near(acceleration(p, 0), a * radial, 1e-9 * std::abs(a));
 }
@@ -254,7 +279,7 @@ TEST(BoundaryTethers, CylinderSpringIsRadial) {
 TEST(BoundaryTethers, MovingWallCarriesItsParticles) {
   const Vec3 n{0, 0, 1};
   const double K = 2e5, C = 300.0;
-  const std::vector<Wall> walls{{WallShape::disc({0.3, 0.3, 0.3}, n, 0.05), K, C, true}};
+  const std::vector<Wall> walls{{WallShape::disc({0.3, 0.3, 0.3}, n, 0.05), K, C, 0.0, true}};
   const Vec3 r0{0.31, 0.3, 0.3 + 0.005};
   Particles p = one_particle(r0);
   const std::vector<Tether> tethers = find_tethers(p, walls, kH);
@@ -263,15 +288,17 @@ TEST(BoundaryTethers, MovingWallCarriesItsParticles) {
   // The wall shifted by s at speed V, the particle moved with it: no force.
   const double shift = 3e-5, speed = 0.7;
   p.z[0] = r0.z + shift, p.vz[0] = speed;
-  add_tether_forces(p, tethers, walls, shift, speed, kArea, kMass);
+  add_tether_forces(p, tethers, walls, shift, speed, kArea, kMass, kDt);
   EXPECT_NEAR(p.az[0], 0.0, 1e-9 * kArea * K * shift / kMass);
   EXPECT_EQ(p.ax[0], 0.0);
   EXPECT_EQ(p.ay[0], 0.0);
 
-  // The particle left at rest: the wall pushes it by A K s / m plus the damper A C V / m.
+  // The particle left at rest: the wall pushes it by A K s / m plus the (implicit) damper,
+  // g V / dt / (1 + g) with g = A C dt / m (-> A C V / m for small g).
   p.az[0] = 0.0, p.z[0] = r0.z, p.vz[0] = 0.0;
-  add_tether_forces(p, tethers, walls, shift, speed, kArea, kMass);
-  const double expected = kArea * (K * shift + C * speed) / kMass;
+  add_tether_forces(p, tethers, walls, shift, speed, kArea, kMass, kDt);
+  const double g = kArea * C * kDt / kMass;
+  const double expected = (kArea * K * shift / kMass + g * speed / kDt) / (1.0 + g);
   EXPECT_NEAR(p.az[0], expected, 1e-9 * expected);
 }
 

@@ -364,10 +364,14 @@ TEST(SceneParse, StiffAndDampedWallsLimitTheTimeStep) {
   Scene s = parse_scene(replace(kFull, "stiffness = 1.2e4", "stiffness = 1.2e8"), kPath);
   EXPECT_DOUBLE_EQ(s.derived.dt_wall, 5e-6);
   EXPECT_EQ(s.derived.substeps, 20);
-  // gamma = 1200 / 0.012 = 1e5/s: bound 1/gamma = 1e-5 s, so substeps = 10.
-  s = parse_scene(replace(kFull, "damping = 0\n", "damping = 1200\n"), kPath);
-  EXPECT_DOUBLE_EQ(s.derived.dt_wall, 1e-5);
-  EXPECT_EQ(s.derived.substeps, 10);
+  // An added mass of 0.108 kg/m^2 makes the areal mass 0.12: omega = sqrt(1.2e8 / 0.12) = 3.16e4/s.
+  s = parse_scene(replace(kFull, "stiffness = 1.2e4", "stiffness = 1.2e8\nmass = 0.108"), kPath);
+  EXPECT_DOUBLE_EQ(s.materials[1].mass, 0.108);
+  EXPECT_NEAR(s.derived.dt_wall, 0.5 / std::sqrt(1e9), 1e-15);
+  // The damper is implicit (boundary.hpp): however strong, it sets no bound.
+  s = parse_scene(replace(kFull, "damping = 0\n", "damping = 1e7\n"), kPath);
+  EXPECT_DOUBLE_EQ(s.derived.dt_wall, 5e-4);
+  EXPECT_EQ(s.derived.substeps, 5);  // the CFL bound's 2e-5 s
 }
 
 TEST(SceneParse, ExplicitFillBoxWithoutRoom) {
@@ -551,15 +555,64 @@ TEST(SceneErrors, UnknownMaterialReference) {
   expect_bad_line("material = soft", "material = felt", {"[room] material", "felt"});
 }
 
-TEST(SceneErrors, AbsorptionNotSupported) {
-  expect_bad_line("absorption = 0", "absorption = 0.3",
-                  {"[material.hard] absorption", "not supported", "stiffness", "damping"});
+TEST(SceneErrors, AbsorptionForms) {
+  expect_bad_line("absorption = 0", "absorption = 1", {"[material.hard] absorption", "[0, 1)"});
+  expect_bad_line("absorption = 0", "absorption = -0.1", {"[material.hard] absorption", "[0, 1)"});
   const std::string both = replace(kFull, "absorption = 0", "absorption = 0\nstiffness = 1e5");
   expect_mentions(error_of(both),
                   {at_line(both, "absorption = 0"), "[material.hard] absorption", "not both"});
+  const std::string mass =
+      replace(kFull, "absorption = 0", "absorption_bands = 0 0 0 0 0 0\nmass = 1");
+  expect_mentions(error_of(mass), {"[material.hard] absorption_bands", "not both"});
+  const std::string two =
+      replace(kFull, "absorption = 0", "absorption = 0\nabsorption_bands = 0 0 0 0 0 0");
+  expect_mentions(error_of(two),
+                  {at_line(two, "absorption_bands"), "absorption_bands", "not both"});
+  expect_bad_line("absorption = 0", "absorption_bands = 0.1 0.2 0.3",
+                  {"[material.hard] absorption_bands", "expected 6 numbers", "got 3"});
+  expect_bad_line("absorption = 0", "absorption_bands = 0.1 0.2 0.3 0.4 0.5 1.5",
+                  {"[material.hard] absorption_bands", "[0, 1)"});
+  expect_bad_line("absorption = 0", "absorption_bands = 0.1 0.2 x 0.4 0.5 0.6",
+                  {"[material.hard] absorption_bands", "'x' is not a number"});
   const std::string rigid = kFull + "[material.rigid]\nabsorption = 0\n";
   expect_mentions(error_of(rigid),
                   {at_line(rigid, "[material.rigid]"), "[material.rigid]", "built in"});
+}
+
+// absorption = alpha maps to the hard resistive wall of material.hpp eq. (3), shared among the
+// tethered layers (h = 1.5 dx: one layer); all-zero bands are rigid; bands are fitted.
+TEST(SceneParse, AbsorptionMapsToAResistiveWall) {
+  Scene s = parse_scene(replace(kFull, "absorption = 0", "absorption = 0.75"), kPath);
+  const MaterialSpec& m = s.material("hard");
+  EXPECT_FALSE(m.rigid);
+  ASSERT_EQ(m.absorption.size(), 1u);
+  // sqrt(1 - 0.75) = 0.5: zeta = 1.5 / 0.5 = 3, R = 3 rho0 c = 3 * 1.2 * 300.
+  EXPECT_NEAR(m.damping, 3.0 * 1.2 * 300.0, 1e-9);
+  EXPECT_NEAR(m.impedance.resistance, 1080.0, 1e-9);
+  EXPECT_DOUBLE_EQ(m.impedance.mass, 1.2 * 0.01);  // the tethered layer only
+  EXPECT_DOUBLE_EQ(m.mass, 0.0);
+  EXPECT_GT(m.stiffness, 0.0);
+  // Its spring does not limit the step (omega = sqrt(K / 0.012) << 0.5 / dt).
+  EXPECT_GT(s.derived.dt_wall, s.derived.dt_cfl);
+
+  s = parse_scene(replace(kFull, "absorption = 0", "absorption_bands = 0 0 0 0 0 0"), kPath);
+  EXPECT_TRUE(s.material("hard").rigid);
+
+  s = parse_scene(replace(kFull, "absorption = 0", "absorption_bands = 0.3 0.3 0.3 0.3 0.3 0.3"),
+                  kPath);
+  const MaterialSpec& b = s.material("hard");
+  EXPECT_FALSE(b.rigid);
+  EXPECT_LT(b.fit_rms, 0.01);
+  EXPECT_NEAR(normal_absorption(b.impedance.at(2 * M_PI * 500.0) / (1.2 * 300.0)), 0.3, 0.01);
+}
+
+// h = 1.6 dx tethers two lattice layers: each gets half the wall's resistance.
+TEST(SceneParse, AbsorptionIsSharedAmongTetheredLayers) {
+  const Scene s = parse_scene(replace(replace(kFull, "absorption = 0", "absorption = 0.75"),
+                                      "h_over_dx = 1.5", "h_over_dx = 1.6"),
+                              kPath);
+  EXPECT_NEAR(s.material("hard").damping, 540.0, 1e-9);
+  EXPECT_DOUBLE_EQ(s.material("hard").impedance.mass, 2 * 1.2 * 0.01);
 }
 
 TEST(SceneErrors, SubstepsTooSmallForCfl) {

@@ -1,0 +1,164 @@
+#!/usr/bin/python3
+"""V7 room decay: T30 per octave band from receiver RIRs against Eyring (and Sabine).
+
+    validate_decay.py OUTDIR --receivers A B C ... --room LX LY LZ --alpha ALPHA_N --dx DX
+                      [--bands 500 ...] [--c 343] [--rho 1.204] [--h-over-dx 1.3] [--tol 0.10]
+                      [--json FILE] [--plot PNG]
+
+Each receiver's OUTDIR/NAME.raw.wav is filtered into octave bands (3rd-order Butterworth band
+pass applied to the time-reversed signal, which keeps the filter's own ringing out of the decay:
+Jacobsen & Rindel 1987), squared, backward integrated (Schroeder 1965) and T30 is the
+least-squares slope of the -5 .. -35 dB part of the decay curve, times 2 (ISO 3382-1 style; a
+minimal implementation for V7 only, postproc/metrics.py is the general one). T30 is NaN (and the
+band fails) unless the band's power at the record's end is 45 dB below its peak: a decay cut off
+by the record's end is not measured.
+
+Reference: the wall's normalised impedance is the solver's model for `absorption = ALPHA_N`
+(material.hpp): zeta = zeta_r + j (w M - K/w) / (rho c), zeta_r = (1+sqrt(1-a))/(1-sqrt(1-a)),
+M = n_t rho dx, K = 0.02 rho c 2 pi 88.4 Hz; its random-incidence coefficient alpha_st (Paris,
+locally reacting, by quadrature) at the band centre gives
+    Eyring T = 0.161 V / (-S ln(1 - alpha_st)),   Sabine T = 0.161 V / (S alpha_st).
+Pass: every band's receiver-mean T30 within tol of Eyring. Bands should lie above the Schroeder
+frequency 2000 sqrt(T/V) (checked and printed) and below the run's valid frequency.
+Exit status: 0 pass, 1 fail, 2 bad input.
+"""
+import argparse
+import json
+import math
+import sys
+
+import numpy as np
+from scipy import signal
+
+from sphreverb_post import read_receiver
+
+
+def wall_zeta(alpha_n, f, rho, c, dx, h_over_dx):
+    r = math.sqrt(1.0 - alpha_n)
+    zr = (1.0 + r) / (1.0 - r)
+    layers = max(1, math.ceil(h_over_dx - 0.5 - 1e-12))
+    w = 2.0 * math.pi * f
+    M = layers * rho * dx
+    K = 0.02 * rho * c * 2.0 * math.pi * 88.388347648318
+    return complex(zr, (w * M - K / w) / (rho * c))
+
+
+def paris(zeta, n=4000):
+    mu = (np.arange(n) + 0.5) / n
+    z = zeta * mu
+    a = 1.0 - np.abs((z - 1.0) / (z + 1.0)) ** 2
+    return float(np.sum(a * 2.0 * mu) / n)
+
+
+def t30(x, rate, fc):
+    """T30 (s) of one band and the decay curve (dB) for plotting."""
+    lo, hi = fc / math.sqrt(2.0), fc * math.sqrt(2.0)
+    sos = signal.butter(3, [lo, hi], btype="bandpass", fs=rate, output="sos")
+    y = signal.sosfilt(sos, np.asarray(x, float)[::-1])[::-1]
+    # The record must hold the whole decay: the band's power in its last 5 ms at least 45 dB
+    # below its peak (2 ms windows). Otherwise the backward integral's truncation at the record's
+    # end, not the room, would make the -35 dB point.
+    w = max(1, int(0.002 * rate))
+    p = np.convolve(y ** 2, np.ones(w) / w, mode="valid")
+    tail = np.mean(y[-max(1, int(0.005 * rate)):] ** 2)
+    complete = tail <= np.max(p) * 10 ** (-4.5)
+    e = np.cumsum((y ** 2)[::-1])[::-1]
+    edc = 10.0 * np.log10(np.maximum(e / e[0], 1e-30))
+    t = np.arange(len(edc)) / rate
+    i5 = int(np.argmax(edc <= -5.0))
+    i35 = int(np.argmax(edc <= -35.0))
+    if not complete or i35 <= i5 + 2:
+        return float("nan"), t, edc
+    slope, _ = np.polyfit(t[i5:i35 + 1], edc[i5:i35 + 1], 1)
+    return -60.0 / slope, t, edc
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("outdir")
+    ap.add_argument("--receivers", nargs="+", required=True)
+    ap.add_argument("--room", nargs=3, type=float, required=True, metavar=("LX", "LY", "LZ"))
+    ap.add_argument("--alpha", type=float, required=True, help="normal-incidence absorption")
+    ap.add_argument("--dx", type=float, required=True, help="particle spacing of the run, m")
+    ap.add_argument("--h-over-dx", type=float, default=1.3)
+    ap.add_argument("--bands", nargs="+", type=float, default=[500.0])
+    ap.add_argument("--c", type=float, default=343.0)
+    ap.add_argument("--rho", type=float, default=1.204)
+    ap.add_argument("--tol", type=float, default=0.10)
+    ap.add_argument("--case", default="V7")
+    ap.add_argument("--json")
+    ap.add_argument("--plot")
+    args = ap.parse_args(argv)
+    try:
+        recs = {n: read_receiver(args.outdir, n) for n in args.receivers}
+        rates = {r for _, r in recs.values()}
+        if len(rates) != 1:
+            raise ValueError("receivers have different sample rates")
+        rate = rates.pop()
+        if not 0.0 < args.alpha < 1.0:
+            raise ValueError("--alpha must be in (0, 1)")
+    except (OSError, ValueError) as e:
+        print(f"{args.case} room decay: bad input: {e}", file=sys.stderr)
+        return 2
+
+    lx, ly, lz = args.room
+    V = lx * ly * lz
+    S = 2.0 * (lx * ly + ly * lz + lx * lz)
+    ok = True
+    rows = []
+    curves = {}
+    for fc in args.bands:
+        a_st = paris(wall_zeta(args.alpha, fc, args.rho, args.c, args.dx, args.h_over_dx))
+        eyring = 0.161 * V / (-S * math.log(1.0 - a_st))
+        sabine = 0.161 * V / (S * a_st)
+        fs = 2000.0 * math.sqrt(eyring / V)
+        values = {}
+        for n, (x, _) in recs.items():
+            T, t, edc = t30(x, rate, fc)
+            values[n] = T
+            curves[(fc, n)] = (t, edc)
+        finite = [v for v in values.values() if math.isfinite(v)]
+        mean = float(np.mean(finite)) if finite else float("nan")
+        err = (mean - eyring) / eyring
+        band_ok = len(finite) == len(values) and abs(err) <= args.tol
+        ok = ok and band_ok
+        rows.append({"band_hz": fc, "T30_mean_s": mean, "T30_s": values, "eyring_s": eyring,
+                     "sabine_s": sabine, "alpha_st": a_st, "schroeder_hz": fs,
+                     "error_vs_eyring": err, "error_vs_sabine": (mean - sabine) / sabine,
+                     "pass": band_ok})
+        per = ", ".join(f"{n} {v * 1e3:.2f}" if math.isfinite(v) else f"{n} incomplete"
+                        for n, v in values.items())
+        print(f"{args.case} room decay {fc:g} Hz: T30 mean {mean * 1e3:.2f} ms ({per} ms); "
+              f"Eyring {eyring * 1e3:.2f} ms ({err:+.1%}), Sabine {sabine * 1e3:.2f} ms "
+              f"({(mean - sabine) / sabine:+.1%}); alpha_st {a_st:.3f}; Schroeder "
+              f"{fs:.0f} Hz{' (band centre below it!)' if fc < fs else ''}; threshold "
+              f"+-{args.tol:.0%} of Eyring {'PASS' if band_ok else 'FAIL'}")
+    if args.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for (fc, n), (t, edc) in curves.items():
+            ax.plot(t * 1e3, edc, lw=1, label=f"{fc:g} Hz {n}")
+        for row in rows:
+            ax.plot([0, row["eyring_s"] * 1e3], [0, -60], "k--", lw=0.8)
+        ax.set_ylim(-70, 2)
+        ax.set_xlabel("time (ms)")
+        ax.set_ylabel("Schroeder decay (dB)")
+        ax.set_title(f"{args.case}: decay curves, dashed: Eyring slope", fontsize=10)
+        ax.legend(fontsize=7)
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"case": args.case, "title": "room decay vs Eyring/Sabine",
+                       "measured": "; ".join(f"{r['band_hz']:g} Hz T30 {r['T30_mean_s'] * 1e3:.2f} ms"
+                                             for r in rows),
+                       "threshold": f"T30 within {args.tol:.0%} of Eyring",
+                       "pass": bool(ok), "bands": rows}, fh, indent=2)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
