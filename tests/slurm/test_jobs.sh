@@ -19,12 +19,14 @@ trap '"$src/scripts/slurm_local.sh" down || true' EXIT
 eval "$("$src/scripts/slurm_local.sh" up)"
 
 scene=$src/tests/validation/box_v4_coarse.ini
-extra="--time.duration 0.02 --output.checkpoint_every 0.002"
+extra="--time.duration 0.06 --output.checkpoint_every 0.002"
 
-# Waits for job $1 to leave the queue (at most $2 s); prints its final state from the job record.
+# Waits for job $1 to leave the queue for good (at most $2 s): absent from squeue at three polls
+# in a row, since a requeued job is briefly absent. Prints its final state from the job record.
 wait_job() {
-  local jid=$1 limit=$2 t=0
-  while squeue -h -j "$jid" 2> /dev/null | grep -q .; do
+  local jid=$1 limit=$2 t=0 absent=0
+  while ((absent < 3)); do
+    if squeue -h -j "$jid" 2> /dev/null | grep -q .; then absent=0; else ((++absent)); fi
     ((t++ < limit)) || { echo "job $jid still queued after $limit s" >&2; squeue; return 1; }
     sleep 1
   done
@@ -40,13 +42,15 @@ echo "single run: job $single $state"
 
 chain=$(sbatch --parsable --ntasks=2 --output="$work/chain-%j.out" \
   --export=ALL,SCENE="$scene",OUT="$work/chain",EXE="$exe",EXTRA="$extra" jobs/chain.sbatch)
-# Signal once stage 2 has written a checkpoint (so the restart has recording to continue).
-for _ in $(seq 1 300); do
-  grep -q "stage 2 (acoustic): step" "$work/chain/sphreverb.log" 2> /dev/null && break
-  sleep 0.5
+# Signal once stage 2 has written a checkpoint (stage 1 ends at step 10; the cadence is 176 steps),
+# so the restart has recording to continue; the run takes ~10 s on 2 idle cores after that.
+stage2_checkpoint() { ls "$work"/chain/checkpoints/step_*.h5 2> /dev/null | grep -qv step_000000010; }
+for _ in $(seq 1 600); do
+  stage2_checkpoint && break
+  sleep 0.2
 done
-grep -q "stage 2 (acoustic): step" "$work/chain/sphreverb.log" ||
-  { cat "$work"/chain-*.out; echo "chain: stage 2 never started" >&2; exit 1; }
+stage2_checkpoint ||
+  { cat "$work"/chain-*.out; echo "chain: no stage-2 checkpoint appeared" >&2; exit 1; }
 scancel --signal=USR1 --batch "$chain"
 echo "chain: job $chain signalled with USR1 in stage 2"
 # Slurm holds a requeued job back (BeginTime ~2 min ahead); release it at once once it is pending.
@@ -60,7 +64,7 @@ done
 state=$(wait_job "$chain" 600)
 out=$work/chain-$chain.out
 cat "$out"
-[[ $state == COMPLETED ]] || { echo "chain: $state" >&2; exit 1; }
+[[ $state == COMPLETED ]] || { grep "^JobId=$chain " "$SLURM_LOCAL_DIR/log/jobcomp.txt" >&2; echo "chain: $state" >&2; exit 1; }
 grep -q "slot 0 checkpointed; requeueing" "$out" || { echo "chain: slot 0 did not checkpoint" >&2; exit 1; }
 grep -q "slot 1: restarting from" "$out" || { echo "chain: no restarted slot" >&2; exit 1; }
 for f in corner.wav corner.raw.wav; do
@@ -70,13 +74,14 @@ echo "chain: checkpointed, requeued, restarted; WAVs equal the single run's byte
 
 # The resolution study as a job array (one task per spacing) and its analysis job, chained by
 # --dependency=afterok on the array: every task and the analysis must complete.
-conv_env=ALL,SCENE=$src/tests/validation/duct_v9.ini,KIND=tof,SPACINGS="0.02 0.015 0.0125",OUT=$work/conv,SPHREVERB=$exe
+conv_env=ALL,SCENE=$src/tests/validation/duct_v9.ini,KIND=tof,SPACINGS="0.015 0.01 0.0075",OUT=$work/conv,SPHREVERB=$exe
 arr=$(sbatch --parsable --array=0-2 --output="$work/conv-%A_%a.out" --export="$conv_env" \
   jobs/convergence_array.sbatch)
 ana=$(sbatch --parsable --dependency=afterok:"$arr" --kill-on-invalid-dep=yes --ntasks=1 \
   --output="$work/conv-analysis-%j.out" --export="$conv_env",ANALYSE=1 jobs/convergence_array.sbatch)
 state=$(wait_job "$ana" 900)
-tasks=$(grep -c "ArrayJobId=$arr .*JobState=COMPLETED" "$SLURM_LOCAL_DIR/log/jobcomp.txt" || true)
+# (afterok: the analysis runs only if every array task succeeded; each task leaves its summary.)
+tasks=$(ls "$work"/conv/dx_*/summary.json 2> /dev/null | wc -l)
 echo "convergence array $arr: $tasks of 3 tasks completed; analysis job $ana $state"
 if [[ $tasks != 3 || $state != COMPLETED || ! -f $work/conv/convergence.json ]]; then
   cat "$work"/conv-*.out
