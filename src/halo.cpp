@@ -29,10 +29,8 @@ void pack_all(const Particles& p, std::size_t i, std::vector<double>& buf) {
   buf.insert(buf.end(), {p.x0[i], p.y0[i], p.z0[i], std::bit_cast<double>(p.key[i])});
 }
 
-// Appends one particle from a kMigrateWidth record.
-void append_all(Particles& p, const double* b) {
-  const std::size_t i = p.size();
-  p.resize(i + 1);
+// Writes entry i from a kMigrateWidth record.
+void unpack_all(Particles& p, std::size_t i, const double* b) {
   b = unpack(p, i, kAllDynamic, b);
   p.x0[i] = b[0], p.y0[i] = b[1], p.z0[i] = b[2], p.key[i] = std::bit_cast<std::int64_t>(b[3]);
 }
@@ -97,10 +95,13 @@ void migrate(Particles& p, const Slabs& slabs, MPI_Comm comm) {
         "a particle moved further than one slab between neighbour rebuilds "
         "(the simulation is unstable; reduce [time] cfl or wall stiffness)");
   p.n_owned = kept;
-  p.resize(kept);
   exchange(send, recv, rank, size, comm);
+  // One resize to the final count (not one per arrival, whose geometric growth can leave up to
+  // twice the capacity behind).
+  p.resize(kept + (recv[0].size() + recv[1].size()) / kMigrateWidth);
+  std::size_t i = kept;
   for (int s = 0; s < 2; ++s)
-    for (std::size_t k = 0; k < recv[s].size(); k += kMigrateWidth) append_all(p, &recv[s][k]);
+    for (std::size_t k = 0; k < recv[s].size(); k += kMigrateWidth) unpack_all(p, i++, &recv[s][k]);
   p.n_owned = p.size();
 }
 
@@ -118,11 +119,12 @@ void Halo::rebuild(Particles& p, const Slabs& slabs, double width, MPI_Comm comm
   for (int s = 0; s < 2; ++s)
     for (std::size_t i : send_[s]) pack_all(p, i, sendbuf_[s]);
   exchange(sendbuf_, recvbuf_, rank, size, comm);
-  for (int s = 0; s < 2; ++s) {
-    recv_[s] = recvbuf_[s].size() / kMigrateWidth;
+  for (int s = 0; s < 2; ++s) recv_[s] = recvbuf_[s].size() / kMigrateWidth;
+  std::size_t i = p.size();
+  p.append_copies(recv_[0] + recv_[1]);  // copies carry no per-step results
+  for (int s = 0; s < 2; ++s)
     for (std::size_t k = 0; k < recvbuf_[s].size(); k += kMigrateWidth)
-      append_all(p, &recvbuf_[s][k]);
-  }
+      unpack_all(p, i++, &recvbuf_[s][k]);
   p.n_halo = recv_[0] + recv_[1];
 }
 

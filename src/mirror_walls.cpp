@@ -30,7 +30,7 @@ void MirrorWalls::rebuild(Particles& p) {
     }
   }
   const std::size_t first = p.size();
-  p.resize(first + ghosts_.size());
+  p.append_copies(ghosts_.size());  // ghosts carry no per-step results
   for (std::size_t g = 0; g < ghosts_.size(); ++g) {
     write(p, first + g, ghosts_[g], kAllDynamic);
     const std::size_t s = ghosts_[g].source;

@@ -7,15 +7,24 @@ namespace sphreverb {
 namespace {
 // Applies f to every field vector of p (so that adding a field is a one-line change).
 template <class Fn>
-void for_each_field(Particles& p, Fn&& f) {
+void for_each_copy_field(Particles& p, Fn&& f) {  // the fields halo copies and ghosts carry
   f(p.x), f(p.y), f(p.z), f(p.vx), f(p.vy), f(p.vz), f(p.rho);
-  f(p.ax), f(p.ay), f(p.az), f(p.drho);
   f(p.key), f(p.x0), f(p.y0), f(p.z0);
+}
+template <class Fn>
+void for_each_field(Particles& p, Fn&& f) {
+  for_each_copy_field(p, f);
+  f(p.ax), f(p.ay), f(p.az), f(p.drho);
 }
 }  // namespace
 
 void Particles::resize(std::size_t n) {
   for_each_field(*this, [n](auto& v) { v.resize(n); });
+}
+
+void Particles::append_copies(std::size_t count) {
+  const std::size_t n = size() + count;
+  for_each_copy_field(*this, [n](auto& v) { v.resize(n); });
 }
 
 void Particles::drop_copies() {

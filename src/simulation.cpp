@@ -66,9 +66,12 @@ void Simulation::rebuild() {
   neighbours_.build(p_, d.halo_width);
   tethers_ = find_tethers(p_, walls_, d.h);
   receivers_.rebuild(p_, slabs_, rank_, d.halo_width);
-  rebuild_x_.assign(p_.x.begin(), p_.x.begin() + p_.n_owned);
-  rebuild_y_.assign(p_.y.begin(), p_.y.begin() + p_.n_owned);
-  rebuild_z_.assign(p_.z.begin(), p_.z.begin() + p_.n_owned);
+  rebuild_ux_.resize(p_.n_owned), rebuild_uy_.resize(p_.n_owned), rebuild_uz_.resize(p_.n_owned);
+  for (std::size_t i = 0; i < p_.n_owned; ++i) {
+    rebuild_ux_[i] = static_cast<float>(p_.x[i] - p_.x0[i]);
+    rebuild_uy_[i] = static_cast<float>(p_.y[i] - p_.y0[i]);
+    rebuild_uz_[i] = static_cast<float>(p_.z[i] - p_.z0[i]);
+  }
   ++rebuilds_;
 }
 
@@ -82,8 +85,10 @@ void Simulation::refresh(FieldSet fields) {
 bool Simulation::moved_half_skin() {
   double worst = 0.0;
   for (std::size_t i = 0; i < p_.n_owned; ++i) {
-    const double dx = p_.x[i] - rebuild_x_[i], dy = p_.y[i] - rebuild_y_[i],
-                 dz = p_.z[i] - rebuild_z_[i];
+    // (x - x0) - u_rebuild: the same per-particle arithmetic on every rank count.
+    const double dx = (p_.x[i] - p_.x0[i]) - rebuild_ux_[i],
+                 dy = (p_.y[i] - p_.y0[i]) - rebuild_uy_[i],
+                 dz = (p_.z[i] - p_.z0[i]) - rebuild_uz_[i];
     const double d2 = dx * dx + dy * dy + dz * dz;
     if (!(d2 <= worst)) worst = std::isfinite(d2) ? d2 : HUGE_VAL;  // NaN counts as "far"
   }

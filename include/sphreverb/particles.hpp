@@ -44,6 +44,9 @@ struct Particles {
 
   // Resizes every field to n (new entries zero); per-step results are resized with it.
   void resize(std::size_t n);
+  // Appends `count` zeroed copy entries (halo copies or ghosts): every field but the per-step
+  // results, which exist for owned particles only.
+  void append_copies(std::size_t count);
   // Drops halo copies and ghosts: size() becomes n_owned.
   void drop_copies();
   // Copies entry `from` to entry `to` (all fields), for compaction.
