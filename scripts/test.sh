@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds Release, runs every ctest case
-# (labels: unit, mpi at 1-4 ranks, validation). CI (.ci/run) runs exactly this.
+# (labels: unit, mpi at 1-4 ranks, cli, checkpoint, validation, slurm). CI (.ci/run) runs exactly
+# this.
 #   scripts/test.sh [ctest arguments, e.g. -L unit]
 set -euo pipefail
 cd "$(dirname "$0")/.."
