@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "detail/json.hpp"
+#include "detail/mpi.hpp"
 #include "sphreverb/checkpoint.hpp"
 #include "sphreverb/dispersion.hpp"
 #include "sphreverb/kernel.hpp"
@@ -28,16 +29,8 @@ namespace sphreverb {
 
 namespace {
 
-int rank_of(MPI_Comm comm) {
-  int r = 0;
-  MPI_Comm_rank(comm, &r);
-  return r;
-}
-int size_of(MPI_Comm comm) {
-  int s = 1;
-  MPI_Comm_size(comm, &s);
-  return s;
-}
+using detail::rank_of;
+using detail::size_of;
 
 // Runs f on rank 0 only; the outcome (ok, or the error message) is broadcast, and every rank
 // throws the same error if rank 0 failed. Collective over comm.

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "detail/h5.hpp"
+#include "detail/mpi.hpp"
 #include "sphreverb/eos.hpp"
 #include "sphreverb/errors.hpp"
 #include "sphreverb/log.hpp"
@@ -26,16 +27,8 @@ using detail::h5::Type;
 
 namespace {
 
-int rank_of(MPI_Comm c) {
-  int r = 0;
-  MPI_Comm_rank(c, &r);
-  return r;
-}
-int size_of(MPI_Comm c) {
-  int s = 1;
-  MPI_Comm_size(c, &s);
-  return s;
-}
+using detail::rank_of;
+using detail::size_of;
 
 void bcast(std::string& s, MPI_Comm comm) {
   std::uint64_t n = s.size();

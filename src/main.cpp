@@ -54,7 +54,8 @@ sphreverb::Command parse(int argc, char** argv, bool& help, bool& version) {
   named.add_options()("help,h", "show this help")("version", "print versions")(
       "out,o", po::value<std::string>(), "output directory (default: [output] dir)")(
       "ranks", po::value<int>(), "check: rank count to evaluate")(
-      "command", po::value<std::string>(), "run | check | restart")("scene", po::value<std::string>(), "");
+      "command", po::value<std::string>(), "run | check | restart")("scene",
+                                                                    po::value<std::string>(), "");
   po::positional_options_description pos;
   pos.add("command", 1).add("scene", 1);
   po::variables_map vm;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/world.hpp"
 #include "sphreverb/checkpoint.hpp"
 #include "sphreverb/errors.hpp"
 #include "sphreverb/scene.hpp"
@@ -23,16 +24,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int s = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
+using test_support::world_rank;
+using test_support::world_size;
 
 // A 0.3 x 0.18 x 0.15 m box of spring walls at 1.5 cm with a plate inside, 2 ms of an impulse; a
 // tiny skin and a large deflection force neighbour rebuilds, the spring walls and a plate give

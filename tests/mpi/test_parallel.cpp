@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/world.hpp"
 #include "sphreverb/energy.hpp"
 #include "sphreverb/halo.hpp"
 #include "sphreverb/scene.hpp"
@@ -19,16 +20,8 @@
 namespace sphreverb {
 namespace {
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int s = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
+using test_support::world_rank;
+using test_support::world_size;
 
 // Concatenates every rank's `mine` in rank order: on rank 0 only, or (everywhere) on every rank.
 std::vector<double> gather_doubles(const std::vector<double>& mine, bool everywhere) {

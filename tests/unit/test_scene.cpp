@@ -672,12 +672,13 @@ TEST(Scene, CheckpointAndSnapshotKeys) {
   EXPECT_EQ(d.output.checkpoint_every, 0.01);
   EXPECT_EQ(d.output.keep_checkpoints, 2);
   EXPECT_EQ(d.output.snapshot_every, 0.0);
-  EXPECT_EQ(d.output.snapshot_fields, (std::vector<std::string>{"density", "pressure", "velocity"}));
-  const Scene s = parse_scene(
-      replace(kFull, "checkpoint_every = 0\n",
-              "checkpoint_every = 0.5\nkeep_checkpoints = 7\nsnapshot_every = 0.001\n"
-              "snapshot_fields = rank velocity\n"),
-      kPath);
+  EXPECT_EQ(d.output.snapshot_fields,
+            (std::vector<std::string>{"density", "pressure", "velocity"}));
+  const Scene s =
+      parse_scene(replace(kFull, "checkpoint_every = 0\n",
+                          "checkpoint_every = 0.5\nkeep_checkpoints = 7\nsnapshot_every = 0.001\n"
+                          "snapshot_fields = rank velocity\n"),
+                  kPath);
   EXPECT_EQ(s.output.checkpoint_every, 0.5);
   EXPECT_EQ(s.output.keep_checkpoints, 7);
   EXPECT_EQ(s.output.snapshot_every, 0.001);

@@ -1,0 +1,19 @@
+// Rank and size of MPI_COMM_WORLD, for the MPI GoogleTest executables.
+#pragma once
+
+#include <mpi.h>
+
+namespace sphreverb::test_support {
+
+inline int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+inline int world_size() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+}  // namespace sphreverb::test_support
