@@ -109,16 +109,23 @@ constexpr ParticleSet kParticleSets[] = {{"/particles/position", 3, Type::F64},
                                          {"/particles/rest_position", 3, Type::F64},
                                          {"/particles/key", 0, Type::I64}};
 
+// Writes the owned particles [0, n_owned) of p straight from its arrays: [N, 3] datasets and the
+// derived ones are assembled in bounded blocks (File::write_rows_chunked), so a checkpoint adds
+// no copy of the particles to the peak memory.
 void write_particles(File& f, const Scene& scene, const Particles& p, std::uint64_t total,
                      std::uint64_t first, int rank) {
   const std::size_t n = p.n_owned;
-  std::vector<double> v3(3 * n), v1(n);
   auto put3 = [&](const std::vector<double>& a, const std::vector<double>& b,
                   const std::vector<double>& c, const char* name, const char* units,
                   const char* what) {
-    for (std::size_t i = 0; i < n; ++i)
-      v3[3 * i] = a[i], v3[3 * i + 1] = b[i], v3[3 * i + 2] = c[i];
-    f.write_rows(name, Type::F64, v3.data(), total, 3, first, n, units, what);
+    f.write_rows_chunked(
+        name, Type::F64, total, 3, first, n,
+        [&](std::uint64_t row, std::uint64_t count, void* out) {
+          auto* v = static_cast<double*>(out);
+          for (std::uint64_t k = 0; k < count; ++k)
+            v[3 * k] = a[row + k], v[3 * k + 1] = b[row + k], v[3 * k + 2] = c[row + k];
+        },
+        units, what);
   };
   put3(p.x, p.y, p.z, "/particles/position", "m", "position x^n at time /run/time");
   put3(p.vx, p.vy, p.vz, "/particles/velocity", "m/s",
@@ -130,17 +137,28 @@ void write_particles(File& f, const Scene& scene, const Particles& p, std::uint6
   f.write_rows("/particles/key", Type::I64, p.key.data(), total, 0, first, n, "1",
                "decomposition-independent key = id * 27 + 13");
   const Eos eos = make_eos(scene.fluid);
-  for (std::size_t i = 0; i < n; ++i) v1[i] = eos.pressure(p.rho[i]);
-  f.write_rows("/particles/pressure", Type::F64, v1.data(), total, 0, first, n, "Pa",
-               "pressure deflection p' = p(rho) - p(rho0) from the equation of state (for "
-               "viewing; not read on restart)");
-  std::vector<std::int32_t> owner(n, rank);
-  f.write_rows("/particles/rank", Type::I32, owner.data(), total, 0, first, n, "1",
-               "rank that owned the particle when the checkpoint was written (for viewing)");
-  std::vector<std::int64_t> index(n);
-  for (std::size_t i = 0; i < n; ++i) index[i] = static_cast<std::int64_t>(first + i);
-  f.write_rows("/particles/index", Type::I64, index.data(), total, 0, first, n, "1",
-               "row number 0..N-1: the XDMF Polyvertex connectivity");
+  f.write_rows_chunked(
+      "/particles/pressure", Type::F64, total, 0, first, n,
+      [&](std::uint64_t row, std::uint64_t count, void* out) {
+        for (std::uint64_t k = 0; k < count; ++k)
+          static_cast<double*>(out)[k] = eos.pressure(p.rho[row + k]);
+      },
+      "Pa",
+      "pressure deflection p' = p(rho) - p(rho0) from the equation of state (for "
+      "viewing; not read on restart)");
+  f.write_rows_chunked(
+      "/particles/rank", Type::I32, total, 0, first, n,
+      [&](std::uint64_t, std::uint64_t count, void* out) {
+        std::fill_n(static_cast<std::int32_t*>(out), count, std::int32_t{rank});
+      },
+      "1", "rank that owned the particle when the checkpoint was written (for viewing)");
+  f.write_rows_chunked(
+      "/particles/index", Type::I64, total, 0, first, n,
+      [&](std::uint64_t row, std::uint64_t count, void* out) {
+        for (std::uint64_t k = 0; k < count; ++k)
+          static_cast<std::int64_t*>(out)[k] = static_cast<std::int64_t>(first + row + k);
+      },
+      "1", "row number 0..N-1: the XDMF Polyvertex connectivity");
 }
 
 void sleep_for_tests() {
@@ -199,6 +217,12 @@ std::string scene_hash(const std::string& text, const std::map<std::string, std:
 CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
                                    const SimulationState& state, const Signal& input,
                                    MPI_Comm comm) {
+  return write_checkpoint(dir, scene, state, state.particles, input, comm);
+}
+
+CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
+                                   const SimulationState& state, const Particles& particles,
+                                   const Signal& input, MPI_Comm comm) {
   const auto start = std::chrono::steady_clock::now();
   const int rank = rank_of(comm), size = size_of(comm);
   const std::string cdir = dir + "/checkpoints";
@@ -219,7 +243,7 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
   bcast(error, comm);
   if (!error.empty()) throw CollectiveError(error);
 
-  const std::uint64_t n = state.particles.n_owned;
+  const std::uint64_t n = particles.n_owned;
   std::uint64_t first = 0, total = 0;
   MPI_Exscan(&n, &first, 1, MPI_UINT64_T, MPI_SUM, comm);
   if (rank == 0) first = 0;
@@ -245,7 +269,7 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     f.attribute("ranks", static_cast<std::int64_t>(size));
     f.attribute("step", step);
 
-    write_particles(f, scene, state.particles, total, first, rank);
+    write_particles(f, scene, particles, total, first, rank);
 
     const Simulation::RunState& r = state.run;
     scalar(f, "/run/step", step, "1", "steps since the run began, stage 1 included");

@@ -49,11 +49,16 @@ void unpack(const std::uint64_t* w, Particles& p, std::size_t i) {
 }  // namespace
 
 SimulationState Simulation::export_state() {
-  receivers_.flush(comm_);  // pending records onto rank 0 (exact: the other ranks add zeros)
-  SimulationState s;
+  SimulationState s = export_run_state();
   s.particles.resize(p_.n_owned);
   s.particles.n_owned = p_.n_owned;
   for (std::size_t i = 0; i < p_.n_owned; ++i) s.particles.copy_entry_from(p_, i, i);
+  return s;
+}
+
+SimulationState Simulation::export_run_state() {
+  receivers_.flush(comm_);  // pending records onto rank 0 (exact: the other ranks add zeros)
+  SimulationState s;
   s.run = run_;
   s.acoustic_steps = acoustic_step_;
   s.rebuilds = rebuilds_;

@@ -58,6 +58,13 @@ struct CheckpointWritten {
 // and checkpoints.xmf, then prunes to scene.output.keep_checkpoints. `input` (the run-rate input
 // signal) is significant on rank 0 only. Throws CollectiveError if the file cannot be written.
 // Test hook: SPHREVERB_TEST_CHECKPOINT_SLEEP=S sleeps S seconds before closing the partial file.
+// The particle datasets are written from the owned rows [0, n_owned) of `particles` (a running
+// Simulation's store: no copy of it is made, state.particles is not read), in blocks of at most
+// File::kChunkRows rows.
+CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
+                                   const SimulationState& state, const Particles& particles,
+                                   const Signal& input, MPI_Comm comm);
+// The same with the particles of the state (state.particles).
 CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
                                    const SimulationState& state, const Signal& input,
                                    MPI_Comm comm);

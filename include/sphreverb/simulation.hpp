@@ -97,6 +97,9 @@ class Simulation {
   // every receiver record so far and the emitter's progress. Flushes the receivers (harmless:
   // the sums onto rank 0 are exact).
   SimulationState export_state();
+  // Collective: export_state() without the copy of the particles (state.particles is empty):
+  // what a checkpoint writes beside particles(), whose owned rows it writes in place.
+  SimulationState export_run_state();
   // Collective (simulation_state.cpp): replaces the particles and the run state by `state`, whose
   // particles may be any share of the global set on each rank (e.g. an even block of a file):
   // they are sent to the ranks that own them, then everything is rebuilt. The result is the

@@ -1,5 +1,6 @@
 #include "detail/h5.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace sphreverb::detail::h5 {
@@ -158,6 +159,30 @@ File File::open_serial(const std::string& path) {
 void File::write_rows(const std::string& name, Type type, const void* data, std::uint64_t rows,
                       int cols, std::uint64_t first, std::uint64_t count, const std::string& units,
                       const std::string& description) {
+  const std::size_t row_bytes = type_size(type) * (cols > 0 ? static_cast<std::size_t>(cols) : 1);
+  write_rows_blocks(name, type, rows, cols, first, count, count, units, description,
+                    [&](std::uint64_t row, std::uint64_t) {
+                      return static_cast<const unsigned char*>(data) + row * row_bytes;
+                    });
+}
+
+void File::write_rows_chunked(const std::string& name, Type type, std::uint64_t rows, int cols,
+                              std::uint64_t first, std::uint64_t count, const RowFill& fill,
+                              const std::string& units, const std::string& description) {
+  const std::size_t row_bytes = type_size(type) * (cols > 0 ? static_cast<std::size_t>(cols) : 1);
+  std::vector<unsigned char> buffer(std::min(count, kChunkRows) * row_bytes);
+  write_rows_blocks(name, type, rows, cols, first, count, kChunkRows, units, description,
+                    [&](std::uint64_t row, std::uint64_t n) -> const void* {
+                      fill(row, n, buffer.data());
+                      return buffer.data();
+                    });
+}
+
+template <class Block>
+void File::write_rows_blocks(const std::string& name, Type type, std::uint64_t rows, int cols,
+                             std::uint64_t first, std::uint64_t count, std::uint64_t block_rows,
+                             const std::string& units, const std::string& description,
+                             Block&& block) {
   const int rank = cols > 0 ? 2 : 1;
   const std::uint64_t width = cols > 0 ? static_cast<std::uint64_t>(cols) : 1;
   const hsize_t dims[2] = {rows, width};
@@ -166,23 +191,32 @@ void File::write_rows(const std::string& name, Type type, const void* data, std:
   Handle set(H5Dcreate2(file_.get(), name.c_str(), file_type(type), fspace.get(), lcpl.get(),
                         H5P_DEFAULT, H5P_DEFAULT),
              H5Dclose, path_ + ": cannot create dataset " + name);
-  const hsize_t start[2] = {first, 0}, block[2] = {count, width};
-  const hsize_t mdims[2] = {count > 0 ? count : 1, width};
-  Handle mspace(H5Screate_simple(rank, mdims, nullptr), H5Sclose, name + ": memory space");
-  if (count > 0) {
-    check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, block, nullptr),
-          name + ": hyperslab");
-  } else {
-    check(H5Sselect_none(fspace.get()), name + ": empty selection");
-    check(H5Sselect_none(mspace.get()), name + ": empty selection");
-  }
-  if (rows * width > 0) {
-    Handle x = transfer(parallel());
-    check(H5Dwrite(set.get(), mem_type(type), mspace.get(), fspace.get(), x.get(),
-                   count > 0 ? data : nullptr),
+  // Collective transfers: every rank makes as many H5Dwrite calls as the rank with the most
+  // blocks (with an empty selection once its own rows are done).
+  std::uint64_t blocks = block_rows > 0 ? (count + block_rows - 1) / block_rows : 0;
+  if (parallel()) MPI_Allreduce(MPI_IN_PLACE, &blocks, 1, MPI_UINT64_T, MPI_MAX, comm_);
+  if (rows * width == 0) blocks = 0;
+  std::uint64_t sum = 0;
+  Handle x = transfer(parallel());
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    const std::uint64_t row = b * block_rows;
+    const std::uint64_t n = row < count ? std::min(block_rows, count - row) : 0;
+    const hsize_t start[2] = {first + row, 0}, extent[2] = {n, width};
+    const hsize_t mdims[2] = {n > 0 ? n : 1, width};
+    Handle mspace(H5Screate_simple(rank, mdims, nullptr), H5Sclose, name + ": memory space");
+    const void* data = nullptr;
+    if (n > 0) {
+      check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr),
+            name + ": hyperslab");
+      data = block(row, n);
+      sum += checksum(data, type, (first + row) * width, n * width);
+    } else {
+      check(H5Sselect_none(fspace.get()), name + ": empty selection");
+      check(H5Sselect_none(mspace.get()), name + ": empty selection");
+    }
+    check(H5Dwrite(set.get(), mem_type(type), mspace.get(), fspace.get(), x.get(), data),
           path_ + ": cannot write dataset " + name);
   }
-  std::uint64_t sum = count > 0 ? checksum(data, type, first * width, count * width) : 0;
   if (parallel()) MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_UINT64_T, MPI_SUM, comm_);
   put_attribute(set.get(), "units", units);
   put_attribute(set.get(), "description", description);

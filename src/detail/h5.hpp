@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -70,6 +71,17 @@ class File {
   void write_rows(const std::string& name, Type type, const void* data, std::uint64_t rows,
                   int cols, std::uint64_t first, std::uint64_t count, const std::string& units,
                   const std::string& description);
+  // Fills `count` rows starting at row `row` of this rank's block (0 = its first row) into `out`
+  // (count * max(cols, 1) elements of the dataset's type).
+  using RowFill = std::function<void(std::uint64_t row, std::uint64_t count, void* out)>;
+  // Collective: the same dataset as write_rows, with this rank's rows produced by `fill` in
+  // consecutive blocks of at most kChunkRows rows, so the caller never holds a copy of its whole
+  // block (a checkpoint writes [N, 3] datasets from three separate arrays). The file is the same
+  // as write_rows would make: one contiguous dataset, the same attributes and checksum.
+  void write_rows_chunked(const std::string& name, Type type, std::uint64_t rows, int cols,
+                          std::uint64_t first, std::uint64_t count, const RowFill& fill,
+                          const std::string& units, const std::string& description);
+  static constexpr std::uint64_t kChunkRows = 1u << 15;
   // Collective, identical arguments on every rank: a fixed-length string dataset.
   void write_string(const std::string& name, const std::string& value,
                     const std::string& description);
@@ -91,6 +103,13 @@ class File {
   std::uint64_t stored_checksum(const std::string& name) const;
 
  private:
+  // Creates the dataset and writes this rank's rows in blocks of block_rows: block(row, n)
+  // returns the n rows from `row` on (collective; the block count is agreed over the ranks).
+  template <class Block>
+  void write_rows_blocks(const std::string& name, Type type, std::uint64_t rows, int cols,
+                         std::uint64_t first, std::uint64_t count, std::uint64_t block_rows,
+                         const std::string& units, const std::string& description, Block&& block);
+
   std::string path_;
   Handle file_;
   MPI_Comm comm_ = MPI_COMM_NULL;
