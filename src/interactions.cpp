@@ -114,78 +114,165 @@ struct View {
         rho(p.rho.data()) {}
 };
 
+// The one neighbour loop. `term(i, j, t)` writes the Term::kSums terms of the pair (i, j) into t;
+// finish(i, sums) receives particle i's lane-summed totals. Particles with an explicit list are
+// summed 8 neighbours at a time (one lane each); runs of particles on the stencil kVector
+// particles at a time, each neighbour slot k read with one contiguous load (entry i + stencil[k]
+// for kVector consecutive i), into the same lanes in the same order: both give the same bits,
+// so a particle's sums do not depend on which form its list has on this rank.
+constexpr std::uint32_t kVector = 8;
+
+template <class Term, class Finish>
+void pair_sums(const NeighbourList& nl, std::uint32_t n_owned, const Term& term, Finish&& finish) {
+  constexpr int S = Term::kSums;
+  const std::uint32_t* __restrict off = nl.offsets().data();
+  const std::uint32_t* __restrict idx = nl.index().data();
+  const auto listed = [&](std::uint32_t i, const std::uint32_t* list, std::uint32_t count) {
+    double acc[S][kLanes] = {};
+    for_each_block(0, count, list, i, [&](const std::uint32_t* __restrict nb) {
+#pragma GCC ivdep
+      for (std::uint32_t l = 0; l < kLanes; ++l) {
+        double t[S];
+        term(i, nb[l], t);
+#pragma GCC unroll 4
+        for (int s = 0; s < S; ++s) acc[s][l] += t[s];
+      }
+    });
+    double sum[S];
+    for (int s = 0; s < S; ++s) sum[s] = lane_sum(acc[s]);
+    finish(i, sum);
+  };
+
+  // The stencil padded to whole blocks with offset 0 (i itself: exact zeros, as the lists' last
+  // partial block).
+  const std::vector<std::int32_t>& stencil = nl.stencil();
+  const auto m = static_cast<std::uint32_t>(stencil.size());
+  const std::uint32_t padded = (m + kLanes - 1) / kLanes * kLanes;
+  std::vector<std::ptrdiff_t> step(padded, 0);
+  std::copy(stencil.begin(), stencil.end(), step.begin());
+  const std::ptrdiff_t* __restrict st = step.data();
+  const auto vector_block = [&](std::uint32_t first) {
+    double acc[S][kLanes][kVector] = {};
+    const auto i0 = static_cast<std::ptrdiff_t>(first);
+    for (std::uint32_t b = 0; b < padded; b += kLanes)
+      for (std::uint32_t l = 0; l < kLanes; ++l) {
+        // Signed index arithmetic: i0 + v + d is affine in v, so the loads are contiguous.
+        const std::ptrdiff_t d = st[b + l];
+#pragma GCC ivdep
+        for (std::ptrdiff_t v = 0; v < std::ptrdiff_t{kVector}; ++v) {
+          double t[S];
+          term(i0 + v, i0 + v + d, t);
+#pragma GCC unroll 4
+          for (int s = 0; s < S; ++s) acc[s][l][v] += t[s];
+        }
+      }
+    for (std::uint32_t v = 0; v < kVector; ++v) {
+      double sum[S];
+      for (int s = 0; s < S; ++s) {
+        double lanes[kLanes];
+        for (std::uint32_t l = 0; l < kLanes; ++l) lanes[l] = acc[s][l][v];
+        sum[s] = lane_sum(lanes);
+      }
+      finish(first + v, sum);
+    }
+  };
+
+  std::vector<std::uint32_t> list(m);
+  std::uint32_t i = 0;
+  for (const NeighbourList::Run& run : nl.runs()) {
+    for (; i < run.begin; ++i) listed(i, idx + off[i], off[i + 1] - off[i]);
+    if (run.end - run.begin >= kVector) {
+      std::uint32_t i0 = run.begin;
+      for (; i0 + kVector <= run.end; i0 += kVector) vector_block(i0);
+      // The last, partial block overlaps the previous one: its particles are summed twice,
+      // with the same result.
+      if (i0 < run.end) vector_block(run.end - kVector);
+    } else {
+      for (i = run.begin; i < run.end; ++i) {
+        for (std::uint32_t k = 0; k < m; ++k) list[k] = static_cast<std::uint32_t>(i + st[k]);
+        listed(i, list.data(), m);
+      }
+    }
+    i = run.end;
+  }
+  for (; i < n_owned; ++i) listed(i, idx + off[i], off[i + 1] - off[i]);
+}
+
 // Momentum: a_i = -m g sum_j (P_i/rho_i^2 + P_j/rho_j^2 + Pi_ij) F_ij x_ij (pair_terms.hpp), with
 // g the gradient scale and F = scale * shape.
+// Pi_ij = -alpha c h (v_ij . x_ij) / (rho_bar (r^2 + 0.01 h^2)), rho_bar = (rho_i + rho_j)/2
+template <bool kViscosity, class Shape>
+struct MomentumTerm {
+  static constexpr int kSums = 3;
+  View v;
+  const double* __restrict por2;
+  Shape shape;
+  double visc, eta2;
+  template <class I>
+  void operator()(I i, I j, double (&t)[kSums]) const {
+    const double dx = v.x[i] - v.x[j], dy = v.y[i] - v.y[j], dz = v.z[i] - v.z[j];
+    const double r2 = dx * dx + dy * dy + dz * dz;
+    double sum = por2[i] + por2[j];
+    if constexpr (kViscosity) {
+      const double vdotx =
+          (v.vx[i] - v.vx[j]) * dx + (v.vy[i] - v.vy[j]) * dy + (v.vz[i] - v.vz[j]) * dz;
+      sum += visc * vdotx / ((v.rho[i] + v.rho[j]) * (r2 + eta2));
+    }
+    const double s = sum * shape(r2);
+    t[0] = s * dx, t[1] = s * dy, t[2] = s * dz;
+  }
+};
+
 template <bool kViscosity, class Shape>
 void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                    const Shape shape, const double* __restrict por2) {
-  const View v(p);
-  const std::uint32_t* __restrict off = nl.offsets().data();
-  const std::uint32_t* __restrict idx = nl.index().data();
+  const MomentumTerm<kViscosity, Shape> term{
+      View(p), por2, shape, -2.0 * phys.viscosity * phys.eos.c0 * phys.h, 0.01 * phys.h * phys.h};
   const double factor = -phys.mass * phys.gradient_scale * shape.scale;
-  // Pi_ij = -alpha c h (v_ij . x_ij) / (rho_bar (r^2 + 0.01 h^2)), rho_bar = (rho_i + rho_j)/2
-  const double visc = -2.0 * phys.viscosity * phys.eos.c0 * phys.h, eta2 = 0.01 * phys.h * phys.h;
   double* __restrict ax = p.ax.data();
   double* __restrict ay = p.ay.data();
   double* __restrict az = p.az.data();
-  for (std::uint32_t i = 0; i < p.n_owned; ++i) {
-    const double xi = v.x[i], yi = v.y[i], zi = v.z[i], pi = por2[i];
-    const double vxi = v.vx[i], vyi = v.vy[i], vzi = v.vz[i], rhoi = v.rho[i];
-    double sx[kLanes] = {}, sy[kLanes] = {}, sz[kLanes] = {};
-    const auto block = [&](const std::uint32_t* __restrict nb) {
-#pragma GCC ivdep
-      for (std::uint32_t l = 0; l < kLanes; ++l) {
-        const std::uint32_t j = nb[l];
-        const double dx = xi - v.x[j], dy = yi - v.y[j], dz = zi - v.z[j];
-        const double r2 = dx * dx + dy * dy + dz * dz;
-        double sum = pi + por2[j];
-        if constexpr (kViscosity) {
-          const double vdotx = (vxi - v.vx[j]) * dx + (vyi - v.vy[j]) * dy + (vzi - v.vz[j]) * dz;
-          sum += visc * vdotx / ((rhoi + v.rho[j]) * (r2 + eta2));
-        }
-        const double s = sum * shape(r2);
-        sx[l] += s * dx, sy[l] += s * dy, sz[l] += s * dz;
-      }
-    };
-    for_each_block(off[i], off[i + 1], idx, i, block);
-    ax[i] = factor * lane_sum(sx), ay[i] = factor * lane_sum(sy), az[i] = factor * lane_sum(sz);
-  }
+  pair_sums(nl, static_cast<std::uint32_t>(p.n_owned), term,
+            [&](std::uint32_t i, const double(&sum)[3]) {
+              ax[i] = factor * sum[0], ay[i] = factor * sum[1], az[i] = factor * sum[2];
+            });
 }
 
 // Continuity: drho_i/dt = m g sum_j (v_ij . x_ij) F_ij  [+ delta-SPH diffusion
 //   -2 delta h c sum_j (rho_j - rho_i) F_ij r^2/(r^2 + eta^2) m/rho_j, without the gradient scale].
 template <bool kDiffusion, class Shape>
+struct ContinuityTerm {
+  static constexpr int kSums = kDiffusion ? 2 : 1;
+  View v;
+  Shape shape;
+  double eta2;
+  template <class I>
+  void operator()(I i, I j, double (&t)[kSums]) const {
+    const double dx = v.x[i] - v.x[j], dy = v.y[i] - v.y[j], dz = v.z[i] - v.z[j];
+    const double r2 = dx * dx + dy * dy + dz * dz;
+    const double vdotx =
+        (v.vx[i] - v.vx[j]) * dx + (v.vy[i] - v.vy[j]) * dy + (v.vz[i] - v.vz[j]) * dz;
+    const double F = shape(r2);
+    t[0] = vdotx * F;
+    if constexpr (kDiffusion)
+      t[kSums - 1] = (v.rho[j] - v.rho[i]) * F * r2 / ((r2 + eta2) * v.rho[j]);
+  }
+};
+
+template <bool kDiffusion, class Shape>
 void continuity_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                      const Shape shape) {
-  const View v(p);
-  const std::uint32_t* __restrict off = nl.offsets().data();
-  const std::uint32_t* __restrict idx = nl.index().data();
+  const ContinuityTerm<kDiffusion, Shape> term{View(p), shape, 0.01 * phys.h * phys.h};
   const double factor = phys.mass * phys.gradient_scale * shape.scale;
   const double diffusion =
-                   -2.0 * phys.density_diffusion * phys.h * phys.eos.c0 * phys.mass * shape.scale,
-               eta2 = 0.01 * phys.h * phys.h;
+      -2.0 * phys.density_diffusion * phys.h * phys.eos.c0 * phys.mass * shape.scale;
   double* __restrict drho = p.drho.data();
-  for (std::uint32_t i = 0; i < p.n_owned; ++i) {
-    const double xi = v.x[i], yi = v.y[i], zi = v.z[i];
-    const double vxi = v.vx[i], vyi = v.vy[i], vzi = v.vz[i], rhoi = v.rho[i];
-    double sc[kLanes] = {}, sd[kLanes] = {};
-    const auto block = [&](const std::uint32_t* __restrict nb) {
-#pragma GCC ivdep
-      for (std::uint32_t l = 0; l < kLanes; ++l) {
-        const std::uint32_t j = nb[l];
-        const double dx = xi - v.x[j], dy = yi - v.y[j], dz = zi - v.z[j];
-        const double r2 = dx * dx + dy * dy + dz * dz;
-        const double vdotx = (vxi - v.vx[j]) * dx + (vyi - v.vy[j]) * dy + (vzi - v.vz[j]) * dz;
-        const double F = shape(r2);
-        sc[l] += vdotx * F;
-        if constexpr (kDiffusion) sd[l] += (v.rho[j] - rhoi) * F * r2 / ((r2 + eta2) * v.rho[j]);
-      }
-    };
-    for_each_block(off[i], off[i + 1], idx, i, block);
-    double rate = factor * lane_sum(sc);
-    if constexpr (kDiffusion) rate += diffusion * lane_sum(sd);
-    drho[i] = rate;
-  }
+  pair_sums(nl, static_cast<std::uint32_t>(p.n_owned), term,
+            [&](std::uint32_t i, const double(&sum)[ContinuityTerm<kDiffusion, Shape>::kSums]) {
+              double rate = factor * sum[0];
+              if constexpr (kDiffusion) rate += diffusion * sum[1];
+              drho[i] = rate;
+            });
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <unordered_map>
+#include <utility>
 
 namespace sphreverb {
 
@@ -53,7 +55,7 @@ struct CellGrid {
 
 }  // namespace
 
-void NeighbourList::build(const Particles& p, double radius) {
+void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
   const CellGrid grid(p, p.size(), radius);
   const double r2max = radius * radius;
   // Calls f(j) for every entry j != i within the radius of owned i.
@@ -71,12 +73,67 @@ void NeighbourList::build(const Particles& p, double radius) {
           }
         }
   };
-  // Two passes, count then fill, so the list is allocated once at its exact size: the peak
-  // memory of a rebuild is the list itself, not a guess plus a shrinking copy.
+  std::vector<std::uint32_t> list;  // one particle's neighbours, key order
+  const auto list_of = [&](std::size_t i) {
+    list.clear();
+    search(i, [&](std::uint32_t j) { list.push_back(j); });
+    std::sort(list.begin(), list.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return p.key[a] < p.key[b]; });
+  };
+  // j - i for every neighbour, or false if one does not fit the stencil's int32.
+  const auto deltas = [&](std::size_t i, std::vector<std::int32_t>& out) {
+    out.clear();
+    for (std::uint32_t j : list) {
+      const std::int64_t d = std::int64_t{j} - std::int64_t(i);
+      if (d < std::numeric_limits<std::int32_t>::min() ||
+          d > std::numeric_limits<std::int32_t>::max())
+        return false;
+      out.push_back(static_cast<std::int32_t>(d));
+    }
+    return true;
+  };
+
+  // The stencil: the most common pattern of offsets (by a hash of it; a collision only makes a
+  // worse choice, as every particle is checked against the pattern itself below).
+  stencil_.clear();
+  std::vector<std::int32_t> pattern;
+  if (use_stencil && p.n_owned > 0) {
+    std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::uint32_t>>
+        seen;  // count, first
+    for (std::size_t i = 0; i < p.n_owned; ++i) {
+      list_of(i);
+      if (list.empty() || !deltas(i, pattern)) continue;
+      std::uint64_t h = 0xcbf29ce484222325ULL ^ pattern.size();
+      for (std::int32_t d : pattern) h = (h ^ static_cast<std::uint32_t>(d)) * 0x100000001b3ULL;
+      auto& e = seen.try_emplace(h, 0u, static_cast<std::uint32_t>(i)).first->second;
+      ++e.first;
+    }
+    std::pair<std::uint32_t, std::uint32_t> best{0, 0};
+    for (const auto& [h, e] : seen)
+      if (e.first > best.first || (e.first == best.first && e.second < best.second)) best = e;
+    if (best.first > 0) {
+      list_of(best.second);
+      deltas(best.second, stencil_);
+    }
+  }
+  const auto fits = [&](std::size_t i) {
+    if (stencil_.empty() || list.size() != stencil_.size()) return false;
+    for (std::size_t k = 0; k < list.size(); ++k)
+      if (std::int64_t{list[k]} != std::int64_t(i) + stencil_[k]) return false;
+    return true;
+  };
+
+  // Count, then fill, so the explicit lists are allocated once at their exact size: the peak
+  // memory of a rebuild is the lists themselves, not a guess plus a shrinking copy.
+  std::vector<bool> regular(p.n_owned, false);
   offsets_.assign(p.n_owned + 1, 0);
   std::size_t total = 0;
+  pairs_ = 0;
   for (std::size_t i = 0; i < p.n_owned; ++i) {
-    search(i, [&](std::uint32_t) { ++total; });
+    list_of(i);
+    pairs_ += list.size();
+    regular[i] = fits(i);
+    if (!regular[i]) total += list.size();
     if (total > std::numeric_limits<std::uint32_t>::max())
       throw std::length_error(
           "neighbour list of one rank exceeds 2^32 entries (~45 million "
@@ -86,12 +143,40 @@ void NeighbourList::build(const Particles& p, double radius) {
   index_.clear();
   index_.shrink_to_fit();  // the old list goes before the new one is allocated
   index_.resize(total);
+  runs_.clear();
   for (std::size_t i = 0; i < p.n_owned; ++i) {
-    std::uint32_t* out = index_.data() + offsets_[i];
-    search(i, [&](std::uint32_t j) { *out++ = j; });
-    std::sort(index_.begin() + offsets_[i], index_.begin() + offsets_[i + 1],
-              [&](std::uint32_t a, std::uint32_t b) { return p.key[a] < p.key[b]; });
+    if (regular[i]) {
+      if (runs_.empty() || runs_.back().end != i)
+        runs_.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i)});
+      ++runs_.back().end;
+      continue;
+    }
+    list_of(i);
+    std::copy(list.begin(), list.end(), index_.begin() + offsets_[i]);
   }
+  runs_.shrink_to_fit();
+}
+
+void NeighbourList::neighbours(std::size_t i, std::vector<std::uint32_t>& out) const {
+  out.assign(index_.begin() + offsets_[i], index_.begin() + offsets_[i + 1]);
+  const auto r = std::upper_bound(runs_.begin(), runs_.end(), i,
+                                  [](std::size_t v, const Run& run) { return v < run.end; });
+  if (r != runs_.end() && r->begin <= i)
+    for (std::int32_t d : stencil_) out.push_back(static_cast<std::uint32_t>(std::int64_t(i) + d));
+}
+
+std::size_t NeighbourList::on_stencil() const {
+  std::size_t n = 0;
+  for (const Run& r : runs_) n += r.end - r.begin;
+  return n;
+}
+
+std::vector<std::size_t> NeighbourList::key_order(const Particles& p) {
+  std::vector<std::size_t> order(p.n_owned);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return p.key[a] < p.key[b]; });
+  return order;
 }
 
 std::vector<std::size_t> NeighbourList::cell_order(const Particles& p, double cell) {

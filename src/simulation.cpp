@@ -60,7 +60,7 @@ void Simulation::rebuild() {
   const Derived& d = scene_.derived;
   p_.drop_copies();
   migrate(p_, slabs_, comm_);
-  p_.permute_owned(NeighbourList::cell_order(p_, d.halo_width));
+  p_.permute_owned(NeighbourList::key_order(p_));  // lattice order: the lists' stencil
   halo_.rebuild(p_, slabs_, d.halo_width, comm_);
   mirror_.rebuild(p_);
   neighbours_.build(p_, d.halo_width);
@@ -228,11 +228,14 @@ std::vector<std::int64_t> Simulation::particles_per_rank() const {
 double Simulation::neighbours_per_particle() const {
   const double r2 = scene_.derived.support * scene_.derived.support;
   double count[2] = {0.0, static_cast<double>(p_.n_owned)};
-  for (std::size_t i = 0; i < p_.n_owned; ++i)
-    for (std::uint32_t k = neighbours_.offsets()[i]; k < neighbours_.offsets()[i + 1]; ++k) {
-      const Vec3 r = p_.position(i) - p_.position(neighbours_.index()[k]);
+  std::vector<std::uint32_t> list;
+  for (std::size_t i = 0; i < p_.n_owned; ++i) {
+    neighbours_.neighbours(i, list);
+    for (std::uint32_t j : list) {
+      const Vec3 r = p_.position(i) - p_.position(j);
       if (dot(r, r) < r2) count[0] += 1.0;
     }
+  }
   MPI_Allreduce(MPI_IN_PLACE, count, 2, MPI_DOUBLE, MPI_SUM, comm_);
   return count[1] > 0 ? count[0] / count[1] : 0.0;
 }
