@@ -91,11 +91,13 @@ std::vector<Wall> make_walls(const Scene& s) {
   return walls;
 }
 
-std::vector<Tether> find_tethers(const Particles& p, const std::vector<Wall>& walls, double range) {
+std::vector<Tether> find_tethers(std::size_t n_owned,
+                                 const std::function<Vec3(std::size_t)>& rest_position,
+                                 const std::vector<Wall>& walls, double range) {
   std::vector<Tether> out;
-  for (std::size_t i = 0; i < p.n_owned; ++i)
+  for (std::size_t i = 0; i < n_owned; ++i)
     for (std::size_t w = 0; w < walls.size(); ++w) {
-      const WallProbe pr = walls[w].shape.probe(p.rest_position(i));
+      const WallProbe pr = walls[w].shape.probe(rest_position(i));
       if (pr.in_extent && std::abs(pr.distance) < range)
         out.push_back({i, static_cast<int>(w), pr.distance});
     }

@@ -15,6 +15,7 @@
 #include "detail/mpi.hpp"
 #include "sphreverb/eos.hpp"
 #include "sphreverb/errors.hpp"
+#include "sphreverb/lattice.hpp"
 #include "sphreverb/log.hpp"
 #include "sphreverb/xdmf.hpp"
 
@@ -132,8 +133,18 @@ void write_particles(File& f, const Scene& scene, const Particles& p, std::uint6
        "velocity v^(n-1/2) of the staggered leap-frog, half a step before /run/time");
   f.write_rows("/particles/density", Type::F64, p.rho.data(), total, 0, first, n, "kg/m^3",
                "density rho^n (continuity equation)");
-  put3(p.x0, p.y0, p.z0, "/particles/rest_position", "m",
-       "lattice (rest) position: anchors the wall tethers");
+  // The rest position is the lattice site of the id (the solver keeps no copy of it).
+  const Lattice lattice = Lattice::from(scene);
+  f.write_rows_chunked(
+      "/particles/rest_position", Type::F64, total, 3, first, n,
+      [&](std::uint64_t row, std::uint64_t count, void* out) {
+        auto* v = static_cast<double*>(out);
+        for (std::uint64_t k = 0; k < count; ++k) {
+          const Vec3 r = lattice.site_of(p.id(row + k));
+          v[3 * k] = r.x, v[3 * k + 1] = r.y, v[3 * k + 2] = r.z;
+        }
+      },
+      "m", "lattice (rest) position: anchors the wall tethers");
   f.write_rows("/particles/key", Type::I64, p.key.data(), total, 0, first, n, "1",
                "decomposition-independent key = id * 27 + 13");
   const Eos eos = make_eos(scene.fluid);
@@ -520,7 +531,8 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
     get3(0, p.x, p.y, p.z);
     get3(1, p.vx, p.vy, p.vz);
     got[2] = f.read_rows("/particles/density", Type::F64, p.rho.data(), 0, lo, m);
-    get3(3, p.x0, p.y0, p.z0);
+    // rest_position: checked (checksum) but not kept, the lattice site of the key is.
+    got[3] = f.read_rows(kParticleSets[3].name, Type::F64, v3.data(), 3, lo, m);
     got[4] = f.read_rows("/particles/key", Type::I64, p.key.data(), 0, lo, m);
   } catch (const std::exception& e) {
     error = e.what();

@@ -9,7 +9,7 @@ namespace sphreverb {
 namespace {
 
 constexpr int kTagCount = 701, kTagData = 702;
-constexpr int kMigrateWidth = 11;  // x y z vx vy vz rho x0 y0 z0 key
+constexpr int kMigrateWidth = 8;  // x y z vx vy vz rho key
 
 void pack(const Particles& p, std::size_t i, FieldSet f, std::vector<double>& buf) {
   if (f.has(Field::Position)) buf.insert(buf.end(), {p.x[i], p.y[i], p.z[i]});
@@ -26,13 +26,13 @@ const double* unpack(Particles& p, std::size_t i, FieldSet f, const double* b) {
 
 void pack_all(const Particles& p, std::size_t i, std::vector<double>& buf) {
   pack(p, i, kAllDynamic, buf);
-  buf.insert(buf.end(), {p.x0[i], p.y0[i], p.z0[i], std::bit_cast<double>(p.key[i])});
+  buf.push_back(std::bit_cast<double>(p.key[i]));
 }
 
 // Writes entry i from a kMigrateWidth record.
 void unpack_all(Particles& p, std::size_t i, const double* b) {
   b = unpack(p, i, kAllDynamic, b);
-  p.x0[i] = b[0], p.y0[i] = b[1], p.z0[i] = b[2], p.key[i] = std::bit_cast<std::int64_t>(b[3]);
+  p.key[i] = std::bit_cast<std::int64_t>(b[0]);
 }
 
 // Exchanges buffers with the left and right neighbours (MPI_PROC_NULL at the ends). recv[side]

@@ -48,7 +48,6 @@ void fill_lattice(Particles& p, const Lattice& l, const std::vector<Wall>& walls
       std::min(l.n[axis], static_cast<int>(std::ceil((hi - l.origin[axis]) / l.dx - 1e-9)));
   for_air_sites(l, walls, axis, p0, p1, [&](int i, int j, int k, const Vec3& s) {
     p.x.push_back(s.x), p.y.push_back(s.y), p.z.push_back(s.z);
-    p.x0.push_back(s.x), p.y0.push_back(s.y), p.z0.push_back(s.z);
     p.key.push_back(image_key(l.id(i, j, k), kRealImage));
   });
   p.n_owned = p.x.size();

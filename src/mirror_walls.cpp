@@ -35,7 +35,6 @@ void MirrorWalls::rebuild(Particles& p) {
     write(p, first + g, ghosts_[g], kAllDynamic);
     const std::size_t s = ghosts_[g].source;
     p.key[first + g] = image_key(p.id(s), ghosts_[g].image);
-    p.x0[first + g] = p.x0[s], p.y0[first + g] = p.y0[s], p.z0[first + g] = p.z0[s];
   }
   p.n_ghost = ghosts_.size();
 }

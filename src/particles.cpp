@@ -9,7 +9,7 @@ namespace {
 template <class Fn>
 void for_each_copy_field(Particles& p, Fn&& f) {  // the fields halo copies and ghosts carry
   f(p.x), f(p.y), f(p.z), f(p.vx), f(p.vy), f(p.vz), f(p.rho);
-  f(p.key), f(p.x0), f(p.y0), f(p.z0);
+  f(p.key);
 }
 template <class Fn>
 void for_each_field(Particles& p, Fn&& f) {
@@ -43,7 +43,6 @@ void Particles::copy_entry_from(const Particles& other, std::size_t from, std::s
   ax[to] = other.ax[from], ay[to] = other.ay[from], az[to] = other.az[from];
   drho[to] = other.drho[from];
   key[to] = other.key[from];
-  x0[to] = other.x0[from], y0[to] = other.y0[from], z0[to] = other.z0[from];
 }
 
 void Particles::permute_owned(const std::vector<std::size_t>& order) {

@@ -48,7 +48,8 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
   walls_ = make_walls(scene_);
   if (scene_.room.present && scene_.material(scene_.room.material).rigid)
     mirror_ = MirrorWalls(scene_.room.min, scene_.room.max, d.halo_width);
-  fill_lattice(p_, Lattice::from(scene_), walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
+  lattice_ = Lattice::from(scene_);
+  fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                scene_.fluid.rest_density);
   rebuild();
 }
@@ -64,13 +65,14 @@ void Simulation::rebuild() {
   halo_.rebuild(p_, slabs_, d.halo_width, comm_);
   mirror_.rebuild(p_);
   neighbours_.build(p_, d.halo_width);
-  tethers_ = find_tethers(p_, walls_, d.h);
+  tethers_ = find_tethers(
+      p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h);
   receivers_.rebuild(p_, slabs_, rank_, d.halo_width);
-  rebuild_ux_.resize(p_.n_owned), rebuild_uy_.resize(p_.n_owned), rebuild_uz_.resize(p_.n_owned);
+  rebuild_x_.resize(p_.n_owned), rebuild_y_.resize(p_.n_owned), rebuild_z_.resize(p_.n_owned);
   for (std::size_t i = 0; i < p_.n_owned; ++i) {
-    rebuild_ux_[i] = static_cast<float>(p_.x[i] - p_.x0[i]);
-    rebuild_uy_[i] = static_cast<float>(p_.y[i] - p_.y0[i]);
-    rebuild_uz_[i] = static_cast<float>(p_.z[i] - p_.z0[i]);
+    rebuild_x_[i] = static_cast<float>(p_.x[i]);
+    rebuild_y_[i] = static_cast<float>(p_.y[i]);
+    rebuild_z_[i] = static_cast<float>(p_.z[i]);
   }
   ++rebuilds_;
 }
@@ -85,10 +87,9 @@ void Simulation::refresh(FieldSet fields) {
 bool Simulation::moved_half_skin() {
   double worst = 0.0;
   for (std::size_t i = 0; i < p_.n_owned; ++i) {
-    // (x - x0) - u_rebuild: the same per-particle arithmetic on every rank count.
-    const double dx = (p_.x[i] - p_.x0[i]) - rebuild_ux_[i],
-                 dy = (p_.y[i] - p_.y0[i]) - rebuild_uy_[i],
-                 dz = (p_.z[i] - p_.z0[i]) - rebuild_uz_[i];
+    // The same per-particle arithmetic on every rank count.
+    const double dx = p_.x[i] - rebuild_x_[i], dy = p_.y[i] - rebuild_y_[i],
+                 dz = p_.z[i] - rebuild_z_[i];
     const double d2 = dx * dx + dy * dy + dz * dz;
     if (!(d2 <= worst)) worst = std::isfinite(d2) ? d2 : HUGE_VAL;  // NaN counts as "far"
   }

@@ -19,7 +19,7 @@ namespace sphreverb {
 
 namespace {
 
-constexpr int kWords = 11;  // x y z vx vy vz rho key x0 y0 z0, as 64-bit words (bit-exact)
+constexpr int kWords = 8;  // x y z vx vy vz rho key, as 64-bit words (bit-exact)
 
 std::uint64_t bits(double v) {
   std::uint64_t u = 0;
@@ -36,14 +36,12 @@ void pack(const Particles& p, std::size_t i, std::uint64_t* w) {
   const double f[] = {p.x[i], p.y[i], p.z[i], p.vx[i], p.vy[i], p.vz[i], p.rho[i]};
   for (int k = 0; k < 7; ++k) w[k] = bits(f[k]);
   w[7] = static_cast<std::uint64_t>(p.key[i]);
-  w[8] = bits(p.x0[i]), w[9] = bits(p.y0[i]), w[10] = bits(p.z0[i]);
 }
 
 void unpack(const std::uint64_t* w, Particles& p, std::size_t i) {
   p.x[i] = real(w[0]), p.y[i] = real(w[1]), p.z[i] = real(w[2]);
   p.vx[i] = real(w[3]), p.vy[i] = real(w[4]), p.vz[i] = real(w[5]), p.rho[i] = real(w[6]);
   p.key[i] = static_cast<std::int64_t>(w[7]);
-  p.x0[i] = real(w[8]), p.y0[i] = real(w[9]), p.z0[i] = real(w[10]);
 }
 
 }  // namespace

@@ -26,6 +26,8 @@
 // acceleration that makes the kick v+ = v- + dt a produce exactly this v+.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "sphreverb/particles.hpp"
@@ -70,9 +72,12 @@ struct Tether {
 // and the emitter disc last (index emitter_index()).
 std::vector<Wall> make_walls(const Scene& scene);
 
-// Tethers of the owned particles: every (particle, wall) with the rest position within `range`
-// (m, one smoothing length) of the wall and in its extent; sorted by particle, then wall.
-std::vector<Tether> find_tethers(const Particles& p, const std::vector<Wall>& walls, double range);
+// Tethers of the owned particles [0, n_owned): every (particle, wall) with the rest position
+// rest_position(i) (m) within `range` (m, one smoothing length) of the wall and in its extent;
+// sorted by particle, then wall.
+std::vector<Tether> find_tethers(std::size_t n_owned,
+                                 const std::function<Vec3(std::size_t)>& rest_position,
+                                 const std::vector<Wall>& walls, double range);
 
 // Adds the tether accelerations to the owned particles' accelerations, which on entry hold the
 // other forces / mass. The moving wall (emitter) is displaced by `shift` (m) along its normal and

@@ -26,6 +26,12 @@ struct Lattice {
   std::int64_t id(int i, int j, int k) const {
     return i + std::int64_t{n[0]} * (j + std::int64_t{n[1]} * k);
   }
+  // The site of an id: a particle's rest position (the same bits as fill_lattice placed it at).
+  Vec3 site_of(std::int64_t id) const {
+    const std::int64_t plane = std::int64_t{n[0]} * n[1];
+    return site(static_cast<int>(id % n[0]), static_cast<int>(id % plane / n[0]),
+                static_cast<int>(id / plane));
+  }
   // Coordinate of lattice plane p along axis.
   double plane(int axis, int p) const { return origin[axis] + p * dx; }
 };

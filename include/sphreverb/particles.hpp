@@ -30,16 +30,14 @@ struct Particles {
   // per-step results, owned particles only
   std::vector<double> ax, ay, az;  // m/s^2, acceleration
   std::vector<double> drho;        // kg/(m^3 s), density rate
-  // cold fields
-  std::vector<std::int64_t> key;   // decomposition-independent sort key (see above)
-  std::vector<double> x0, y0, z0;  // m, lattice (rest) position: anchors wall tethers
+  // cold fields (the rest position is the lattice site of the id: Lattice::site_of)
+  std::vector<std::int64_t> key;  // decomposition-independent sort key (see above)
 
   std::size_t n_owned = 0, n_halo = 0, n_ghost = 0;
 
   std::size_t size() const { return x.size(); }
   Vec3 position(std::size_t i) const { return {x[i], y[i], z[i]}; }
   Vec3 velocity(std::size_t i) const { return {vx[i], vy[i], vz[i]}; }
-  Vec3 rest_position(std::size_t i) const { return {x0[i], y0[i], z0[i]}; }
   std::int64_t id(std::size_t i) const { return key[i] / 27; }
 
   // Resizes every field to n (new entries zero); per-step results are resized with it.

@@ -68,8 +68,7 @@ using Table = std::map<std::int64_t, std::vector<std::uint64_t>>;
 Table gather_by_key(const Particles& p, MPI_Comm comm) {
   std::vector<std::uint64_t> mine;
   for (std::size_t i = 0; i < p.n_owned; ++i) {
-    const double f[] = {p.x[i],  p.y[i],   p.z[i],  p.vx[i], p.vy[i],
-                        p.vz[i], p.rho[i], p.x0[i], p.y0[i], p.z0[i]};
+    const double f[] = {p.x[i], p.y[i], p.z[i], p.vx[i], p.vy[i], p.vz[i], p.rho[i]};
     mine.push_back(static_cast<std::uint64_t>(p.key[i]));
     for (double v : f) {
       std::uint64_t u = 0;
@@ -87,9 +86,9 @@ Table gather_by_key(const Particles& p, MPI_Comm comm) {
   MPI_Allgatherv(mine.data(), n, MPI_UINT64_T, all.data(), counts.data(), displs.data(),
                  MPI_UINT64_T, comm);
   Table t;
-  for (std::size_t k = 0; k < all.size(); k += 11)
+  for (std::size_t k = 0; k < all.size(); k += 8)
     t[static_cast<std::int64_t>(all[k])] =
-        std::vector<std::uint64_t>(all.begin() + k + 1, all.begin() + k + 11);
+        std::vector<std::uint64_t>(all.begin() + k + 1, all.begin() + k + 8);
   return t;
 }
 

@@ -147,7 +147,7 @@ TEST(BoundaryAirSite, ExcludesSitesWithinHalfASpacing) {
 Particles one_particle(const Vec3& r0) {
   Particles p;
   p.resize(1);
-  p.x[0] = p.x0[0] = r0.x, p.y[0] = p.y0[0] = r0.y, p.z[0] = p.z0[0] = r0.z;
+  p.x[0] = r0.x, p.y[0] = r0.y, p.z[0] = r0.z;
   p.rho[0] = 1.204;
   p.key[0] = image_key(0, kRealImage);
   p.n_owned = 1;
@@ -165,16 +165,15 @@ TEST(BoundaryTethers, FindTethersByRestPosition) {
   Particles p;
   const Vec3 rest[] = {{0.5, 0.5, 0.505},  {0.5, 0.5, 0.5 - 0.012}, {0.5, 0.5, 0.52},
                        {0.5, 0.65, 0.505}, {0.54, 0.5, 0.495},      {0.59, 0.55, 0.501}};
-  for (const Vec3& r : rest) {
-    const std::size_t i = p.size();
+  for (std::size_t i = 0; i < std::size(rest); ++i) {
     p.resize(i + 1);
-    p.x0[i] = r.x, p.y0[i] = r.y, p.z0[i] = r.z;
     // Current positions far away: tethers depend on the rest positions only.
     p.x[i] = p.y[i] = p.z[i] = 10.0;
     p.key[i] = image_key(static_cast<std::int64_t>(i), kRealImage);
   }
   p.n_owned = p.size();
-  const std::vector<Tether> t = find_tethers(p, walls, kH);
+  const std::vector<Tether> t = find_tethers(
+      p.n_owned, [&](std::size_t i) { return rest[i]; }, walls, kH);
   struct Expected {
     std::size_t particle;
     int wall;
@@ -199,7 +198,8 @@ TEST(BoundaryTethers, SpringAndDamperOnTheNormal) {
   const std::vector<Wall> walls{{rectangle({1.0, 1.0, 1.0}, n, 0.5, 0.5), K, C, 0.0, false}};
   const Vec3 r0 = Vec3{1.0, 1.0, 1.0} + 0.004 * n + 0.01 * t;
   Particles p = one_particle(r0);
-  const std::vector<Tether> tethers = find_tethers(p, walls, kH);
+  const std::vector<Tether> tethers = find_tethers(
+      1, [&](std::size_t) { return r0; }, walls, kH);
   ASSERT_EQ(tethers.size(), 1u);
   EXPECT_NEAR(tethers[0].d0, 0.004, 1e-15);
 
@@ -240,7 +240,8 @@ TEST(BoundaryTethers, ImplicitDamperAndAddedMassSatisfyTheWallEquation) {
   const std::vector<Wall> walls{{rectangle({0.5, 0.0, 0.5}, n, 1.0, 1.0), K, C, M, false}};
   const Vec3 r0{0.5, 0.005, 0.5};
   Particles p = one_particle(r0);
-  const std::vector<Tether> tethers = find_tethers(p, walls, kH);
+  const std::vector<Tether> tethers = find_tethers(
+      1, [&](std::size_t) { return r0; }, walls, kH);
   ASSERT_EQ(tethers.size(), 1u);
   const double delta = 3e-6, vminus = -0.01, a_other = 250.0, a_tangent = -7.0;
   p.y[0] = r0.y + delta, p.vy[0] = vminus, p.vx[0] = 0.1;
@@ -263,7 +264,8 @@ TEST(BoundaryTethers, CylinderSpringIsRadial) {
   const Vec3 radial{s, -s, 0};
   const Vec3 r0 = (0.2 + 0.006) * radial + Vec3{0, 0, 0.1};
   Particles p = one_particle(r0);
-  const std::vector<Tether> tethers = find_tethers(p, walls, kH);
+  const std::vector<Tether> tethers = find_tethers(
+      1, [&](std::size_t) { return r0; }, walls, kH);
   ASSERT_EQ(tethers.size(), 1u);
   EXPECT_NEAR(tethers[0].d0, 0.006, 1e-15);
   add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass, kDt);
@@ -282,7 +284,8 @@ TEST(BoundaryTethers, MovingWallCarriesItsParticles) {
   const std::vector<Wall> walls{{WallShape::disc({0.3, 0.3, 0.3}, n, 0.05), K, C, 0.0, true}};
   const Vec3 r0{0.31, 0.3, 0.3 + 0.005};
   Particles p = one_particle(r0);
-  const std::vector<Tether> tethers = find_tethers(p, walls, kH);
+  const std::vector<Tether> tethers = find_tethers(
+      1, [&](std::size_t) { return r0; }, walls, kH);
   ASSERT_EQ(tethers.size(), 1u);
 
   // The wall shifted by s at speed V, the particle moved with it: no force.

@@ -24,7 +24,6 @@ void append(Particles& p, const Vec3& r, const Vec3& v, double rho, std::int64_t
   p.vx[i] = v.x, p.vy[i] = v.y, p.vz[i] = v.z;
   p.rho[i] = rho;
   p.key[i] = image_key(id, kRealImage);
-  p.x0[i] = r.x, p.y0[i] = r.y, p.z0[i] = r.z;
 }
 
 // Base-3 digit of `image` for axis a (x is the least significant digit: image 13 = 1 + 3 + 9).

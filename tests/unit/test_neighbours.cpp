@@ -26,7 +26,6 @@ void append(Particles& p, const Vec3& r, std::int64_t key) {
   const std::size_t i = p.size();
   p.resize(i + 1);
   p.x[i] = r.x, p.y[i] = r.y, p.z[i] = r.z;
-  p.x0[i] = r.x, p.y0[i] = r.y, p.z0[i] = r.z;
   p.key[i] = key;
 }
 
