@@ -255,7 +255,7 @@ class Checkpointer {
   // Collective, at a step boundary.
   void after_step() {
     const std::int64_t step = sim_.total_steps();
-    const bool stop = stop_agreed(comm_);
+    const bool stop = sim_.stop_agreed();  // agreed in the step's rebuild check
     if (every_ > 0 && step % every_ == 0) write("cadence");
     if (snap_every_ > 0 && step % snap_every_ == 0) {
       const CheckpointWritten w = write_snapshot(dir_, scene_, sim_.particles(), step, comm_);
@@ -342,6 +342,7 @@ int continue_run(const Scene& scene, const std::string& dir, Simulation& sim, co
   }
   Checkpointer ckpt(scene, dir, sim, input, comm);
   sim.on_step([&] { ckpt.after_step(); });
+  sim.on_stop_probe(stop_requested);
   const bool stage1_pending = sim.run_state().stage == 1;
   const StageStats st1 = sim.equilibrate();
   if (stage1_pending) ckpt.write("end of stage 1");

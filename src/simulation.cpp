@@ -93,7 +93,12 @@ bool Simulation::moved_half_skin() {
     const double d2 = dx * dx + dy * dy + dz * dz;
     if (!(d2 <= worst)) worst = std::isfinite(d2) ? d2 : HUGE_VAL;  // NaN counts as "far"
   }
-  MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  // One reduction per step for both questions: has any particle moved half the skin, and has
+  // any rank been asked to stop.
+  double any[2] = {worst, stop_probe_ && stop_probe_() ? 1.0 : 0.0};
+  MPI_Allreduce(MPI_IN_PLACE, any, 2, MPI_DOUBLE, MPI_MAX, comm_);
+  worst = any[0];
+  stop_agreed_ = any[1] > 0.0;
   if (worst == HUGE_VAL)
     throw CollectiveError(
         "the simulation became unstable (a particle position is not finite); "

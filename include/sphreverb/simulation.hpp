@@ -92,6 +92,11 @@ class Simulation {
   // (receivers measured, halos consistent). It may throw a CollectiveError (on every rank) to
   // stop the run there. Checkpoints and signal handling hook in here.
   void on_step(std::function<void()> hook) { after_step_ = std::move(hook); }
+  // A local stop request (stop_signal.hpp's stop_requested), polled by every step's rebuild check
+  // and agreed over the ranks in the same reduction, so stopping costs no collective of its own.
+  // stop_agreed(): after a step, true on every rank if the probe was true on some rank in it.
+  void on_stop_probe(std::function<bool()> probe) { stop_probe_ = std::move(probe); }
+  bool stop_agreed() const { return stop_agreed_; }
 
   // Collective (simulation_state.cpp): this rank's owned particles, the run state, and on rank 0
   // every receiver record so far and the emitter's progress. Flushes the receivers (harmless:
@@ -127,7 +132,7 @@ class Simulation {
  private:
   void rebuild();
   void refresh(FieldSet fields);
-  bool moved_half_skin();             // collective
+  bool moved_half_skin();             // collective; also agrees on stop_agreed_
   EmitterState drive(bool acoustic);  // rank 0 computes, everyone receives
 
   Scene scene_;
@@ -156,6 +161,8 @@ class Simulation {
   RunState run_;
   EmitterDrive::Progress emitter_resume_;  // rank 0: applied by record() after import_state()
   std::function<void()> after_step_;
+  std::function<bool()> stop_probe_;
+  bool stop_agreed_ = false;
 };
 
 }  // namespace sphreverb
