@@ -84,7 +84,7 @@ void Simulation::refresh(FieldSet fields) {
   timings_.lap(Phase::Ghosts);
 }
 
-bool Simulation::moved_half_skin() {
+void Simulation::start_rebuild_check() {
   double worst = 0.0;
   for (std::size_t i = 0; i < p_.n_owned; ++i) {
     // The same per-particle arithmetic on every rank count.
@@ -94,11 +94,15 @@ bool Simulation::moved_half_skin() {
     if (!(d2 <= worst)) worst = std::isfinite(d2) ? d2 : HUGE_VAL;  // NaN counts as "far"
   }
   // One reduction per step for both questions: has any particle moved half the skin, and has
-  // any rank been asked to stop.
-  double any[2] = {worst, stop_probe_ && stop_probe_() ? 1.0 : 0.0};
-  MPI_Allreduce(MPI_IN_PLACE, any, 2, MPI_DOUBLE, MPI_MAX, comm_);
-  worst = any[0];
-  stop_agreed_ = any[1] > 0.0;
+  // any rank been asked to stop. Non-blocking, so that it travels while the halo refresh does.
+  check_[0] = worst, check_[1] = stop_probe_ && stop_probe_() ? 1.0 : 0.0;
+  MPI_Iallreduce(MPI_IN_PLACE, check_, 2, MPI_DOUBLE, MPI_MAX, comm_, &check_request_);
+}
+
+bool Simulation::finish_rebuild_check() {
+  MPI_Wait(&check_request_, MPI_STATUS_IGNORE);
+  const double worst = check_[0];
+  stop_agreed_ = check_[1] > 0.0;
   if (worst == HUGE_VAL)
     throw CollectiveError(
         "the simulation became unstable (a particle position is not finite); "
@@ -138,10 +142,13 @@ void Simulation::step(bool acoustic) {
   compress_and_drift(p_, d.dt);  // rho^{n+1}, x^{n+1}
   timings_.lap(Phase::Integration);
 
-  const bool due = moved_half_skin();
-  if (due) rebuild();
+  // The halo refresh runs while the rebuild check's reduction is in flight; when a rebuild is
+  // due it was not needed (rebuild() drops the copies), but it costs less than waiting.
+  start_rebuild_check();
   timings_.lap(Phase::Neighbours);
-  if (!due) refresh(Field::Position | Field::Density);
+  refresh(Field::Position | Field::Density);
+  if (finish_rebuild_check()) rebuild();
+  timings_.lap(Phase::Neighbours);
 }
 
 StageStats Simulation::equilibrate() {

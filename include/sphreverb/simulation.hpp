@@ -132,7 +132,10 @@ class Simulation {
  private:
   void rebuild();
   void refresh(FieldSet fields);
-  bool moved_half_skin();             // collective; also agrees on stop_agreed_
+  // Collective, in two halves around the halo refresh: has some particle moved skin / 2 since
+  // the last rebuild (then true on every rank); also agrees on stop_agreed_.
+  void start_rebuild_check();
+  bool finish_rebuild_check();
   EmitterState drive(bool acoustic);  // rank 0 computes, everyone receives
 
   Scene scene_;
@@ -163,6 +166,8 @@ class Simulation {
   std::function<void()> after_step_;
   std::function<bool()> stop_probe_;
   bool stop_agreed_ = false;
+  double check_[2] = {0.0, 0.0};  // the rebuild check's reduction: max d^2, stop flag
+  MPI_Request check_request_ = MPI_REQUEST_NULL;
 };
 
 }  // namespace sphreverb
