@@ -19,24 +19,9 @@ PairPhysics PairPhysics::from(const Scene& s) {
   p.viscosity = s.fluid.viscosity;
   p.density_diffusion = s.fluid.density_diffusion;
   p.background_pressure = s.fluid.background_pressure;
-  p.gradient_scale =
-      s.fluid.gradient_correction ? lattice_gradient_scale(s.fluid.kernel, s.fluid.h_over_dx) : 1.0;
+  p.gradient = lattice_gradient(s.fluid.gradient_correction, s.fluid.kernel, s.fluid.h_over_dx,
+                                s.fluid.spacing);
   return p;
-}
-
-double lattice_gradient_scale(KernelKind kind, double h_over_dx) {
-  // In units of dx = 1: M = -(1/3) sum_j r_j^2 F(r_j) over lattice offsets j != 0.
-  return with_kernel(kind, h_over_dx, [](const auto& kernel) {
-    const int reach = static_cast<int>(std::ceil(kernel.support()));
-    double moment = 0.0;
-    for (int i = -reach; i <= reach; ++i)
-      for (int j = -reach; j <= reach; ++j)
-        for (int k = -reach; k <= reach; ++k) {
-          const double r2 = double(i * i + j * j + k * k);
-          if (r2 > 0.0) moment -= r2 * kernel.F(std::sqrt(r2)) / 3.0;
-        }
-    return 1.0 / moment;
-  });
 }
 
 namespace {
@@ -114,15 +99,15 @@ struct View {
         rho(p.rho.data()) {}
 };
 
-// Momentum: a_i = -m g sum_j (P_i/rho_i^2 + P_j/rho_j^2 + Pi_ij) F_ij x_ij (pair_terms.hpp), with
-// g the gradient scale and F = scale * shape.
+// Momentum: a_i = -m sum_j ((P_i/rho_i^2 + P_j/rho_j^2) G_ij + Pi_ij F_ij) x_ij (pair_terms.hpp),
+// with F = scale * shape and G = F (a + b r^2) the lattice-corrected gradient factor.
 template <bool kViscosity, class Shape>
 void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                    const Shape shape, const double* __restrict por2) {
   const View v(p);
   const std::uint32_t* __restrict off = nl.offsets().data();
   const std::uint32_t* __restrict idx = nl.index().data();
-  const double factor = -phys.mass * phys.gradient_scale * shape.scale;
+  const double factor = -phys.mass * shape.scale, ga = phys.gradient.a, gb = phys.gradient.b;
   // Pi_ij = -alpha c h (v_ij . x_ij) / (rho_bar (r^2 + 0.01 h^2)), rho_bar = (rho_i + rho_j)/2
   const double visc = -2.0 * phys.viscosity * phys.eos.c0 * phys.h, eta2 = 0.01 * phys.h * phys.h;
   double* __restrict ax = p.ax.data();
@@ -138,7 +123,7 @@ void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phy
         const std::uint32_t j = nb[l];
         const double dx = xi - v.x[j], dy = yi - v.y[j], dz = zi - v.z[j];
         const double r2 = dx * dx + dy * dy + dz * dz;
-        double sum = pi + por2[j];
+        double sum = (pi + por2[j]) * (ga + gb * r2);
         if constexpr (kViscosity) {
           const double vdotx = (vxi - v.vx[j]) * dx + (vyi - v.vy[j]) * dy + (vzi - v.vz[j]) * dz;
           sum += visc * vdotx / ((rhoi + v.rho[j]) * (r2 + eta2));
@@ -152,15 +137,15 @@ void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phy
   }
 }
 
-// Continuity: drho_i/dt = m g sum_j (v_ij . x_ij) F_ij  [+ delta-SPH diffusion
-//   -2 delta h c sum_j (rho_j - rho_i) F_ij r^2/(r^2 + eta^2) m/rho_j, without the gradient scale].
+// Continuity: drho_i/dt = m sum_j (v_ij . x_ij) G_ij  [+ delta-SPH diffusion
+//   -2 delta h c sum_j (rho_j - rho_i) F_ij r^2/(r^2 + eta^2) m/rho_j, with the plain F].
 template <bool kDiffusion, class Shape>
 void continuity_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                      const Shape shape) {
   const View v(p);
   const std::uint32_t* __restrict off = nl.offsets().data();
   const std::uint32_t* __restrict idx = nl.index().data();
-  const double factor = phys.mass * phys.gradient_scale * shape.scale;
+  const double factor = phys.mass * shape.scale, ga = phys.gradient.a, gb = phys.gradient.b;
   const double diffusion =
                    -2.0 * phys.density_diffusion * phys.h * phys.eos.c0 * phys.mass * shape.scale,
                eta2 = 0.01 * phys.h * phys.h;
@@ -177,7 +162,7 @@ void continuity_loop(Particles& p, const NeighbourList& nl, const PairPhysics& p
         const double r2 = dx * dx + dy * dy + dz * dz;
         const double vdotx = (vxi - v.vx[j]) * dx + (vyi - v.vy[j]) * dy + (vzi - v.vz[j]) * dz;
         const double F = shape(r2);
-        sc[l] += vdotx * F;
+        sc[l] += vdotx * F * (ga + gb * r2);
         if constexpr (kDiffusion) sd[l] += (v.rho[j] - rhoi) * F * r2 / ((r2 + eta2) * v.rho[j]);
       }
     };
