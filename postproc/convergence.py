@@ -1,15 +1,18 @@
 #!/usr/bin/python3
-"""Resolution convergence (V9): errors of V2 (time of flight) or V4 (box modes) against spacing,
-the observed order of accuracy and Roache's grid convergence index.
+"""Resolution convergence (V9): errors of V2 (time of flight), V1 (phase speed at fixed
+frequencies) or V4 (box modes) against spacing, the observed order of accuracy and Roache's grid
+convergence index.
 
-    convergence.py --kind tof|modes --run OUTDIR DX [--run ...] [--c 343]
+    convergence.py --kind tof|phase|modes --run OUTDIR DX [--run ...] [--c 343]
                    [tof: --near near --far far --distance 0.3]
+                   [phase: --near near --far far --distance 0.6 --freqs 1500 2000 2500]
                    [modes: --receiver corner --room LX LY LZ --count 5 --isolation 0.04]
                    [--plot PNG] [--json FILE] [--label TEXT]
 
 Each run is the same scene at spacing DX (OUTDIR holds its receivers and summary.json). The
-quantity phi is the measured speed of sound (tof) or each isolated mode's frequency (modes); the
-error is relative to the analytic value. Reported:
+quantity phi is the measured speed of sound (tof: the pulse's delay between the receivers; phase:
+the phase speed at each of --freqs from their cross-spectrum, sphreverb_post.dispersion) or each
+isolated mode's frequency (modes); the error is relative to the analytic value. Reported:
   * the observed order from the errors themselves: least-squares slope of log|e| vs log dx;
   * Richardson / Roache on the three finest runs (Celik et al. 2008, J. Fluids Eng. 130,
     078001, the ASME procedure): h1 < h2 < h3, r21 = h2/h1, r32 = h3/h2, e21 = phi2 - phi1,
@@ -30,6 +33,7 @@ import numpy as np
 
 from sphreverb_post import (arrival_delay, box_mode_frequencies, isolated_modes, match_modes,
                             read_receiver, spectral_peaks)
+from sphreverb_post.dispersion import phase_speed, taper_end
 
 
 def richardson(h, phi):
@@ -76,6 +80,14 @@ def measure_tof(outdir, args):
     return {"c": args.distance / delay}
 
 
+def measure_phase(outdir, args):
+    a, rate = read_receiver(outdir, args.near)
+    b, _ = read_receiver(outdir, args.far)
+    a, b = taper_end(a, rate, 5e-4), taper_end(b, rate, 5e-4)
+    f, c, _ = phase_speed(a, b, rate, args.distance, args.c)
+    return {f"c({fr:g} Hz)": float(np.interp(fr, f, c)) for fr in args.freqs}
+
+
 def measure_modes(outdir, args, chosen, modes):
     x, rate = read_receiver(outdir, args.receiver)
     freqs, amps = spectral_peaks(x, rate, 0.5 * chosen[0][0],
@@ -88,7 +100,9 @@ def measure_modes(outdir, args, chosen, modes):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--kind", choices=("tof", "modes"), required=True)
+    ap.add_argument("--kind", choices=("tof", "phase", "modes"), required=True)
+    ap.add_argument("--freqs", type=float, nargs="+", default=[1500.0, 2000.0, 2500.0],
+                    help="phase: frequencies (Hz) at which the phase speed is measured")
     ap.add_argument("--run", nargs=2, action="append", required=True, metavar=("OUTDIR", "DX"))
     ap.add_argument("--c", type=float, default=343.0)
     ap.add_argument("--near", default="near")
@@ -110,6 +124,9 @@ def main(argv=None):
         if args.kind == "tof":
             exact = {"c": args.c}
             phis = [measure_tof(d, args) for d, _ in runs]
+        elif args.kind == "phase":
+            exact = {f"c({fr:g} Hz)": args.c for fr in args.freqs}
+            phis = [measure_phase(d, args) for d, _ in runs]
         else:
             if not args.room:
                 raise ValueError("--room is needed for --kind modes")
@@ -141,7 +158,8 @@ def main(argv=None):
     order = float(np.polyfit(np.log(dx), np.log(rms), 1)[0])
     ok = rms[np.argmin(dx)] < rms[np.argmax(dx)]
 
-    name = "V2 speed of sound" if args.kind == "tof" else "V4 box modes"
+    name = {"tof": "V2 speed of sound", "phase": "V1 phase speed",
+            "modes": "V4 box modes"}[args.kind]
     print(f"V9 convergence of {name} {args.label}".rstrip())
     print(f"  {'dx mm':>7}{'neighbours':>12}" + "".join(f"{k:>16}" for k in quantities)
           + f"{'rms err %':>11}")

@@ -4,9 +4,10 @@
 # order, Roache's GCI, and plots error vs spacing (log axes, neighbour count annotated).
 #
 #   scripts/convergence.sh [options] SCENE
-#     --kind tof|modes      tof: V2 (receivers near/far 0.3 m apart, pulse input); modes: V4
-#                           (receiver corner, [room] box). Default: tof if SCENE has
-#                           [receiver.near], else modes.
+#     --kind tof|phase|modes  tof: V2 (receivers near/far 0.3 m apart, 1.5 ms pulse); phase:
+#                           V1 (near/far 0.6 m apart, 0.375 ms pulse, phase speed at 1.5, 2
+#                           and 2.5 kHz); modes: V4 (receiver corner, [room] box). Default:
+#                           tof if SCENE has [receiver.near], else modes.
 #     --spacings "A B C"    metres, at least three (default "0.015 0.01 0.0075")
 #     --h-growth G          h/dx multiplied by G at each finer spacing (default 1: fixed)
 #     --out DIR             default out/convergence/<scene name>
@@ -15,8 +16,9 @@
 #                           (one task of jobs/convergence_array.sbatch)
 #     --analyse             skip the runs, analyse the existing DIR/dx_* (the array's last step)
 #     -- ARGS               extra solver overrides for every run (e.g. -- --time.duration 0.06)
-#   scripts/convergence.sh --default     the default study: tests/validation/duct_v9.ini (tof)
-#                                        and box_v9.ini (modes) into out/convergence/
+#   scripts/convergence.sh --default     the default study: tests/validation/duct_v9_phase.ini
+#                                        (phase, 2.25/1.8/1.5 cm), duct_v9.ini (tof) and
+#                                        box_v9.ini (modes) into out/convergence/
 # Each run's directory is DIR/dx_<mm>; results DIR/convergence.json and DIR/convergence.png.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +27,8 @@ kind="" spacings="0.015 0.01 0.0075" growth=1 out="" ranks=2 extra=() only="" an
 usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 if [[ ${1:-} == --default ]]; then
   shift
+  "$0" --kind phase --spacings "0.0225 0.018 0.015" --out out/convergence/v1 "$@" \
+    "$src/tests/validation/duct_v9_phase.ini"
   "$0" --kind tof --out out/convergence/v2 "$@" "$src/tests/validation/duct_v9.ini"
   "$0" --kind modes --out out/convergence/v4 "$@" "$src/tests/validation/box_v9.ini"
   exit 0
@@ -58,10 +62,12 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 base_h=$(awk -F= '/^\[fluid\]/{f=1;next} /^\[/{f=0} f && $1 ~ /h_over_dx/ {gsub(/[ \t]|#.*/,"",$2); print $2}' "$scene")
 base_h=${base_h:-1.3}
 inputs=()
-if [[ $kind == tof ]]; then
+if [[ $kind == tof || $kind == phase ]]; then
+  width=0.0015
+  [[ $kind == phase ]] && width=0.000375
   # Written under a private name and renamed: array tasks may do this at the same time.
   if [[ $analyse == 0 ]]; then
-    /usr/bin/python3 "$src/postproc/make_pulse.py" "$out/.pulse.$$.wav" --width 0.0015
+    /usr/bin/python3 "$src/postproc/make_pulse.py" "$out/.pulse.$$.wav" --width $width
     mv -f "$out/.pulse.$$.wav" "$out/pulse.wav"
   fi
   inputs=(--emitter.input "$(cd "$out" && pwd)/pulse.wav")
@@ -89,6 +95,8 @@ args=(--kind "$kind" "${runs[@]}" --label "$label" --plot "$out/convergence.png"
 if [[ $kind == modes ]]; then
   room=$(awk -F= '/^\[room\]/{f=1;next} /^\[/{f=0} f && $1 ~ /max/ {sub(/#.*/,"",$2); print $2}' "$scene")
   args+=(--room $room --receiver corner --count 5)
+elif [[ $kind == phase ]]; then
+  args+=(--near near --far far --distance 0.6)
 else
   args+=(--near near --far far --distance 0.3)
 fi

@@ -15,6 +15,7 @@
 #include "sphreverb/dispersion.hpp"
 #include "sphreverb/kernel.hpp"
 #include "sphreverb/log.hpp"
+#include "sphreverb/material.hpp"
 #include "sphreverb/output.hpp"
 #include "sphreverb/scene.hpp"
 #include "sphreverb/signal.hpp"
@@ -92,10 +93,12 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << "  steps                " << d.steps << " for " << s.time.duration * 1e3 << " ms ("
     << d.samples << " samples), plus stage 1 (at most " << s.equilibrium.max_steps << ")\n"
     << "  particle-steps       " << static_cast<double>(dec.particles * d.steps) << "\n"
-    << "  highest usable freq. " << d.f_max << " Hz (" << d.ppw_min
-    << " spacings per wavelength, where the measured phase-speed error of "
-    << to_string(s.fluid.kernel) << " at h/dx = " << s.fluid.h_over_dx << " reaches "
-    << 100 * kFmaxPhaseError << " %, V1); "
+    << "  highest usable freq. " << d.f_max << " Hz, the lower of the air's " << d.f_max_bulk
+    << " Hz (" << d.ppw_min << " spacings per wavelength, where the phase-speed error of "
+    << to_string(s.fluid.kernel) << " at h/dx = " << s.fluid.h_over_dx << " with the "
+    << to_string(s.fluid.gradient_correction) << " gradient reaches " << 100 * kFmaxPhaseError
+    << " %, V1) and the force walls' " << d.f_max_walls << " Hz (" << kForceWallPpw
+    << " spacings per wavelength, V6); "
     << (s.output.lowpass ? "output low-passed at "
                          : "output NOT low-passed there ([output] "
                            "lowpass = false), anti-aliased at ")
@@ -180,8 +183,25 @@ void write_summary(const std::string& path, const Scene& s, Simulation& sim, con
   j.field("h_m", d.h).field("support_m", d.support).field("particle_mass_kg", d.particle_mass);
   j.field("dt_s", d.dt).field("substeps", d.substeps).field("samples", d.samples);
   j.field("f_max_Hz", d.f_max).field("lowpass_Hz", output_cutoff(s));
+  j.field("f_max_bulk_Hz", d.f_max_bulk).field("f_max_walls_Hz", d.f_max_walls);
   j.field("ppw_at_f_max", d.ppw_min).field("phase_error_at_f_max", kFmaxPhaseError);
   j.field("lowpass", s.output.lowpass).end_object();
+  // Every material given by its absorption: the wall model's normal-incidence alpha at the band
+  // centres (what the tethered wall is built to give; V6 measures the discrete wall against it).
+  j.key("materials").begin_object();
+  for (const MaterialSpec& m : s.materials) {
+    if (m.rigid || m.absorption.empty()) continue;
+    std::vector<double> model;
+    for (double f : kOctaveBands) {
+      const double w = 2.0 * std::numbers::pi * f;
+      model.push_back(
+          normal_absorption(m.impedance.at(w) / (s.fluid.rest_density * s.fluid.sound_speed)));
+    }
+    j.key(m.name).begin_object();
+    j.array("absorption", m.absorption).array("model_absorption_at_bands", model);
+    j.field("fit_rms", m.fit_rms).end_object();
+  }
+  j.end_object();
   j.key("receivers").begin_array();
   for (const ReceiverOutput& o : outs) {
     j.begin_object().field("name", o.name).field("wav", o.wav).field("raw_wav", o.raw_wav);

@@ -132,6 +132,10 @@ void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
 
 bool is_air_site(const std::vector<Wall>& walls, const Vec3& p, double dx) {
   for (const Wall& w : walls) {
+    // The emitter keeps its sites: they are tethered to it and move with it. Left empty they
+    // were a hole in the kernel sums of their neighbours that shifted a small box's modes by
+    // up to +3 % (+6.6 % with the fourth-order gradient; README "Emitter and receivers").
+    if (w.moving) continue;
     const WallProbe pr = w.shape.probe(p);
     if (pr.in_extent && std::abs(pr.distance) < 0.5 * dx * (1.0 - 1e-9)) return false;
   }

@@ -19,24 +19,9 @@ PairPhysics PairPhysics::from(const Scene& s) {
   p.viscosity = s.fluid.viscosity;
   p.density_diffusion = s.fluid.density_diffusion;
   p.background_pressure = s.fluid.background_pressure;
-  p.gradient_scale =
-      s.fluid.gradient_correction ? lattice_gradient_scale(s.fluid.kernel, s.fluid.h_over_dx) : 1.0;
+  p.gradient = lattice_gradient(s.fluid.gradient_correction, s.fluid.kernel, s.fluid.h_over_dx,
+                                s.fluid.spacing);
   return p;
-}
-
-double lattice_gradient_scale(KernelKind kind, double h_over_dx) {
-  // In units of dx = 1: M = -(1/3) sum_j r_j^2 F(r_j) over lattice offsets j != 0.
-  return with_kernel(kind, h_over_dx, [](const auto& kernel) {
-    const int reach = static_cast<int>(std::ceil(kernel.support()));
-    double moment = 0.0;
-    for (int i = -reach; i <= reach; ++i)
-      for (int j = -reach; j <= reach; ++j)
-        for (int k = -reach; k <= reach; ++k) {
-          const double r2 = double(i * i + j * j + k * k);
-          if (r2 > 0.0) moment -= r2 * kernel.F(std::sqrt(r2)) / 3.0;
-        }
-    return 1.0 / moment;
-  });
 }
 
 namespace {
@@ -198,8 +183,8 @@ void pair_sums(const NeighbourList& nl, std::uint32_t n_owned, const Term& term,
   for (; i < n_owned; ++i) listed(i, idx + off[i], off[i + 1] - off[i]);
 }
 
-// Momentum: a_i = -m g sum_j (P_i/rho_i^2 + P_j/rho_j^2 + Pi_ij) F_ij x_ij (pair_terms.hpp), with
-// g the gradient scale and F = scale * shape.
+// Momentum: a_i = -m sum_j ((P_i/rho_i^2 + P_j/rho_j^2) G_ij + Pi_ij F_ij) x_ij (pair_terms.hpp),
+// with F = scale * shape and G = F (a + b r^2) the lattice-corrected gradient factor.
 // Pi_ij = -alpha c h (v_ij . x_ij) / (rho_bar (r^2 + 0.01 h^2)), rho_bar = (rho_i + rho_j)/2
 template <bool kViscosity, class Shape>
 struct MomentumTerm {
@@ -207,12 +192,12 @@ struct MomentumTerm {
   View v;
   const double* __restrict por2;
   Shape shape;
-  double visc, eta2;
+  double visc, eta2, ga, gb;
   template <class I>
   void operator()(I i, I j, double (&t)[kSums]) const {
     const double dx = v.x[i] - v.x[j], dy = v.y[i] - v.y[j], dz = v.z[i] - v.z[j];
     const double r2 = dx * dx + dy * dy + dz * dz;
-    double sum = por2[i] + por2[j];
+    double sum = (por2[i] + por2[j]) * (ga + gb * r2);
     if constexpr (kViscosity) {
       const double vdotx =
           (v.vx[i] - v.vx[j]) * dx + (v.vy[i] - v.vy[j]) * dy + (v.vz[i] - v.vz[j]) * dz;
@@ -226,9 +211,14 @@ struct MomentumTerm {
 template <bool kViscosity, class Shape>
 void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                    const Shape shape, const double* __restrict por2) {
-  const MomentumTerm<kViscosity, Shape> term{
-      View(p), por2, shape, -2.0 * phys.viscosity * phys.eos.c0 * phys.h, 0.01 * phys.h * phys.h};
-  const double factor = -phys.mass * phys.gradient_scale * shape.scale;
+  const MomentumTerm<kViscosity, Shape> term{View(p),
+                                             por2,
+                                             shape,
+                                             -2.0 * phys.viscosity * phys.eos.c0 * phys.h,
+                                             0.01 * phys.h * phys.h,
+                                             phys.gradient.a,
+                                             phys.gradient.b};
+  const double factor = -phys.mass * shape.scale;
   double* __restrict ax = p.ax.data();
   double* __restrict ay = p.ay.data();
   double* __restrict az = p.az.data();
@@ -238,14 +228,14 @@ void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phy
             });
 }
 
-// Continuity: drho_i/dt = m g sum_j (v_ij . x_ij) F_ij  [+ delta-SPH diffusion
-//   -2 delta h c sum_j (rho_j - rho_i) F_ij r^2/(r^2 + eta^2) m/rho_j, without the gradient scale].
+// Continuity: drho_i/dt = m sum_j (v_ij . x_ij) G_ij  [+ delta-SPH diffusion
+//   -2 delta h c sum_j (rho_j - rho_i) F_ij r^2/(r^2 + eta^2) m/rho_j, with the plain F].
 template <bool kDiffusion, class Shape>
 struct ContinuityTerm {
   static constexpr int kSums = kDiffusion ? 2 : 1;
   View v;
   Shape shape;
-  double eta2;
+  double eta2, ga, gb;
   template <class I>
   void operator()(I i, I j, double (&t)[kSums]) const {
     const double dx = v.x[i] - v.x[j], dy = v.y[i] - v.y[j], dz = v.z[i] - v.z[j];
@@ -253,7 +243,7 @@ struct ContinuityTerm {
     const double vdotx =
         (v.vx[i] - v.vx[j]) * dx + (v.vy[i] - v.vy[j]) * dy + (v.vz[i] - v.vz[j]) * dz;
     const double F = shape(r2);
-    t[0] = vdotx * F;
+    t[0] = vdotx * F * (ga + gb * r2);
     if constexpr (kDiffusion)
       t[kSums - 1] = (v.rho[j] - v.rho[i]) * F * r2 / ((r2 + eta2) * v.rho[j]);
   }
@@ -262,8 +252,9 @@ struct ContinuityTerm {
 template <bool kDiffusion, class Shape>
 void continuity_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                      const Shape shape) {
-  const ContinuityTerm<kDiffusion, Shape> term{View(p), shape, 0.01 * phys.h * phys.h};
-  const double factor = phys.mass * phys.gradient_scale * shape.scale;
+  const ContinuityTerm<kDiffusion, Shape> term{View(p), shape, 0.01 * phys.h * phys.h,
+                                               phys.gradient.a, phys.gradient.b};
+  const double factor = phys.mass * shape.scale;
   const double diffusion =
       -2.0 * phys.density_diffusion * phys.h * phys.eos.c0 * phys.mass * shape.scale;
   double* __restrict drho = p.drho.data();

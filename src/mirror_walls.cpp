@@ -8,7 +8,7 @@ constexpr int digit(int image, int axis) {
 }
 }  // namespace
 
-void MirrorWalls::rebuild(Particles& p) {
+void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
   ghosts_.clear();
   if (!enabled()) return;
   const std::size_t n_src = p.n_owned + p.n_halo;
@@ -23,7 +23,7 @@ void MirrorWalls::rebuild(Particles& p) {
       bool valid = true;
       for (int a = 0; a < 3; ++a, scale *= 3) {
         const bool mirror = (mask >> a) & 1;
-        if (mirror && choice[a] == 1) valid = false;
+        if (mirror && (choice[a] == 1 || (without_image && without_image(i, a)))) valid = false;
         image += scale * (mirror ? choice[a] : 1);
       }
       if (valid) ghosts_.push_back({i, image});

@@ -538,6 +538,10 @@ const Names<EosKind> kEosNames = {{"linear", EosKind::Linear},
 const Names<ShapeKind> kShapeNames = {{"rectangle", ShapeKind::Rectangle},
                                       {"disc", ShapeKind::Disc},
                                       {"cylinder", ShapeKind::Cylinder}};
+const Names<GradientCorrection> kGradientNames = {
+    {"none", GradientCorrection::None},
+    {"first_moment", GradientCorrection::FirstMoment},
+    {"fourth_order", GradientCorrection::FourthOrder}};
 const Names<Drive> kDriveNames = {{"displacement", Drive::Displacement},
                                   {"velocity", Drive::Velocity},
                                   {"acceleration", Drive::Acceleration}};
@@ -571,7 +575,7 @@ void read_fluid(const Reader& r, FluidSpec& f) {
   r.get("fluid", "density_diffusion", f.density_diffusion, closed(0.0, 1.0));
   r.get("fluid", "background_pressure", f.background_pressure, closed(0.0, 1e7, "Pa"));
   r.get("fluid", "skin", f.skin, closed(0.01, 1.0, "x spacing"));
-  r.get("fluid", "gradient_correction", f.gradient_correction);
+  r.get_enum("fluid", "gradient_correction", f.gradient_correction, kGradientNames);
 }
 
 void check_box(const Reader& r, const std::string& section, const std::string& min_key,
@@ -985,8 +989,17 @@ void derive(const Reader& r, Scene& s) {
            "shorter than one sample at sample_rate " + format_number(rate) + " Hz");
   }
   d.steps = d.samples * d.substeps;
-  d.ppw_min = ppw_for_phase_error(f.kernel, f.h_over_dx, kFmaxPhaseError);
-  d.f_max = f.sound_speed / (d.ppw_min * dx);
+  if (f.gradient_correction == GradientCorrection::FourthOrder && f.h_over_dx <= 1.0 + 1e-9) {
+    r.fail("fluid", "gradient_correction",
+           "fourth_order needs h_over_dx > 1 (the support 2h must reach the second lattice "
+           "neighbour along an axis); use first_moment at h_over_dx = " +
+               format_number(f.h_over_dx));
+  }
+  d.ppw_min = ppw_for_phase_error(f.gradient_correction, f.kernel, f.h_over_dx, kFmaxPhaseError);
+  d.f_max_bulk = f.sound_speed / (d.ppw_min * dx);
+  // Every scene has a force wall: the emitter's disc is one.
+  d.f_max_walls = f.sound_speed / (kForceWallPpw * dx);
+  d.f_max = std::min(d.f_max_bulk, d.f_max_walls);
 }
 
 }  // namespace
@@ -1060,5 +1073,6 @@ const char* to_string(KernelKind k) { return name_of(kKernelNames, k); }
 const char* to_string(EosKind k) { return name_of(kEosNames, k); }
 const char* to_string(ShapeKind k) { return name_of(kShapeNames, k); }
 const char* to_string(Drive k) { return name_of(kDriveNames, k); }
+const char* to_string(GradientCorrection k) { return name_of(kGradientNames, k); }
 
 }  // namespace sphreverb

@@ -16,6 +16,25 @@ namespace {
 int longest_axis(const Vec3& size) {
   return size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
 }
+// The emitter disc set on a face of the mirror-walled room (its normal along the face's axis, its
+// centre within one spacing of the face) is part of that wall: the particles tethered to it (rest
+// position in its extent, within h) get no image across that face (mirror_walls.hpp).
+MirrorWalls::WithoutImage piston_particles(const Scene& s, const Wall& emitter,
+                                           const Lattice& lattice, const Particles& p) {
+  const Vec3 c = emitter.shape.center, n = emitter.shape.normal;
+  bool on_face[3] = {false, false, false};
+  for (int a = 0; a < 3; ++a)
+    on_face[a] = std::abs(n[a]) > 1.0 - 1e-9 &&
+                 std::min(c[a] - s.room.min[a], s.room.max[a] - c[a]) < s.fluid.spacing;
+  if (!on_face[0] && !on_face[1] && !on_face[2]) return {};
+  const double h = s.derived.h;
+  return [&p, &lattice, emitter, h, on_face](std::size_t i, int axis) {
+    if (!on_face[axis]) return false;
+    const WallProbe pr = emitter.shape.probe(lattice.site_of(p.id(i)));  // the rest position
+    return pr.in_extent && std::abs(pr.distance) < h;
+  };
+}
+
 constexpr std::int64_t kFlushEvery = 256;  // steps between receiver reductions onto rank 0
 constexpr std::int64_t kEnergyEvery = 10;  // stage-1 steps between energy checks
 }  // namespace
@@ -63,7 +82,7 @@ void Simulation::rebuild() {
   migrate(p_, slabs_, comm_);
   p_.permute_owned(NeighbourList::key_order(p_));  // lattice order: the lists' stencil
   halo_.rebuild(p_, slabs_, d.halo_width, comm_);
-  mirror_.rebuild(p_);
+  mirror_.rebuild(p_, piston_particles(scene_, walls_.back(), lattice_, p_));
   neighbours_.build(p_, d.halo_width);
   tethers_ = find_tethers(
       p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h);

@@ -87,7 +87,8 @@ void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
                        const std::vector<Wall>& walls, double shift, double speed, double area,
                        double mass, double dt);
 
-// True if the lattice site p is kept as air: not within dx/2 of any wall surface (in extent).
+// True if the lattice site p is kept as air: not within dx/2 of any fixed wall surface (in
+// extent). Sites on the emitter (the moving wall) are kept: tethered to it, they are its surface.
 bool is_air_site(const std::vector<Wall>& walls, const Vec3& p, double dx);
 
 }  // namespace sphreverb

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sphreverb/eos.hpp"
+#include "sphreverb/lattice_gradient.hpp"
 #include "sphreverb/neighbour_list.hpp"
 #include "sphreverb/particles.hpp"
 #include "sphreverb/scene.hpp"
@@ -17,17 +18,10 @@ struct PairPhysics {
   double viscosity = 0.0;            // alpha
   double density_diffusion = 0.0;    // delta
   double background_pressure = 0.0;  // Pa
-  double gradient_scale = 1.0;       // multiplies grad W in momentum and continuity
+  LatticeGradient gradient;          // grad W = x_ij F (a + b r^2) in momentum and continuity
 
   static PairPhysics from(const Scene& scene);
 };
-
-// Lattice-consistent gradient normalisation. On a simple cubic lattice of spacing dx the SPH
-// gradient's first moment M = -(dx^3 / 3) sum_j r_j^2 F(r_j) (sum over lattice offsets) is not 1
-// (0.979 for Wendland C2 at h = 1.3 dx), so the discrete divergence and gradient, and with them the
-// speed of sound, are off by the factor M. Returns 1 / M: the scalar form, exact on the lattice,
-// of the kernel-gradient correction of Bonet & Lok (1999) and Randles & Libersky (1996).
-double lattice_gradient_scale(KernelKind kernel, double h_over_dx);
 
 // a_i = pressure gradient + artificial viscosity, for owned i. Reads x, v, rho of all entries;
 // writes ax, ay, az of the owned ones. `scratch` holds (P + P_b)/rho^2 per entry.

@@ -27,6 +27,8 @@ class SceneError : public std::runtime_error {
 enum class KernelKind { WendlandC2, CubicSpline };   // names "wendland_c2", "cubic_spline"
 enum class EosKind { Linear, IdealGasAdiabatic };    // names "linear", "ideal_gas"
 enum class ShapeKind { Rectangle, Disc, Cylinder };  // names "rectangle", "disc", "cylinder"
+// names "none", "first_moment", "fourth_order" (lattice_gradient.hpp)
+enum class GradientCorrection { None, FirstMoment, FourthOrder };
 enum class Drive {
   Displacement,
   Velocity,
@@ -59,8 +61,9 @@ struct FluidSpec {
       0.0;  // delta of the delta-SPH term (Molteni & Colagrossi 2009), [0, 1]
   double background_pressure = 0.0;  // Pa, added to p in the momentum equation, [0, 1e7]
   double skin = 0.2;                 // Verlet skin as a fraction of dx, [0.01, 1]
-  bool gradient_correction = true;   // scale grad W so the lattice's first moment is exact
-  Vec3 fill_min, fill_max;           // m, the box the lattice fills; defaults to [room] min/max
+  // grad W on the lattice: exact first moment, or first and third (lattice_gradient.hpp)
+  GradientCorrection gradient_correction = GradientCorrection::FourthOrder;
+  Vec3 fill_min, fill_max;  // m, the box the lattice fills; defaults to [room] min/max
 };
 
 struct MaterialSpec {
@@ -150,9 +153,11 @@ struct Derived {
   std::int64_t steps = 0;        // stage-2 steps, round(duration * sample_rate) * substeps
   std::int64_t samples = 0;      // output samples per receiver, round(duration * sample_rate)
   double rigid_stiffness = 0.0;  // Pa/m, stiffness used for "absorption = 0" walls
-  double f_max = 0.0;            // Hz, highest usable frequency, c / (ppw_min dx)
-  double ppw_min = 0.0;  // spacings per wavelength where the measured phase-speed error of the
-                         // kernel at h_over_dx reaches kFmaxPhaseError (dispersion.hpp, V1)
+  double f_max = 0.0;            // Hz, highest usable frequency, min(f_max_bulk, f_max_walls)
+  double f_max_bulk = 0.0;       // Hz, c / (ppw_min dx): the air's dispersion limit
+  double f_max_walls = 0.0;      // Hz, c / (kForceWallPpw dx): the force walls' (dispersion.hpp)
+  double ppw_min = 0.0;  // spacings per wavelength where the lattice phase-speed error of the
+                         // scheme reaches kFmaxPhaseError (dispersion.hpp, checked by V1)
 };
 
 struct Scene {
@@ -188,5 +193,6 @@ const char* to_string(KernelKind);
 const char* to_string(EosKind);
 const char* to_string(ShapeKind);
 const char* to_string(Drive);
+const char* to_string(GradientCorrection);
 
 }  // namespace sphreverb

@@ -57,30 +57,56 @@ def ppw_at_error(ppw, err, tol):
 
 
 def _kernel_F(kernel, r, h):
-    """(dW/dr)/r up to a constant factor (the factor cancels in the normalised symbol)."""
+    """(dW/dr)/r of the solver's kernels (kernel.hpp) in units of the lattice spacing."""
     q = r / h
     if kernel == "wendland_c2":
-        return -np.maximum(0.0, 1.0 - 0.5 * q) ** 3
+        return -105.0 / (16.0 * np.pi * h ** 5) * np.maximum(0.0, 1.0 - 0.5 * q) ** 3
     if kernel == "cubic_spline":
         return np.where(q < 1.0, -3.0 + 2.25 * q,
-                        -0.75 * np.maximum(0.0, 2.0 - q) ** 2 / np.maximum(q, 1e-300))
+                        -0.75 * np.maximum(0.0, 2.0 - q) ** 2 / np.maximum(q, 1e-300)) / (np.pi * h ** 5)
     raise ValueError(f"unknown kernel {kernel!r}")
 
 
-def lattice_phase_speed(kernel, h_over_dx, ppw):
-    """c/c0 of a plane wave along a lattice axis for the solver's semi-discrete scheme.
+CORRECTIONS = ("none", "first_moment", "fourth_order")
 
-    On a simple cubic lattice (spacing 1) the corrected SPH gradient of exp(j k x) is
-    j k~ exp(j k x) with k~ = -sum_s s_x F(|s|) sin(k s_x) / M, M = -sum_s s_x^2 F(|s|)
-    (the gradient correction makes k~ -> k as k -> 0); continuity and momentum share the
-    symbol, so omega = c0 k~ and c/c0 = k~ / k (time stepping adds O((omega dt)^2), ignored).
-    """
+
+def lattice_gradient(kernel, h_over_dx, correction="fourth_order"):
+    """(offsets x, y, z, r, G) of the solver's corrected gradient factor G = F (a + b r^2) on the
+    unit lattice (src/lattice_gradient.cpp): "first_moment" makes -sum x^2 G = 1, "fourth_order"
+    also sum x^4 G = 0, "none" leaves a = 1, b = 0."""
+    if correction not in CORRECTIONS:
+        raise ValueError(f"unknown gradient correction {correction!r}")
     n = int(np.ceil(2.0 * h_over_dx)) + 1
     g = np.arange(-n, n + 1, dtype=np.float64)
     X, Y, Z = np.meshgrid(g, g, g, indexing="ij")
     R = np.sqrt(X ** 2 + Y ** 2 + Z ** 2)
     inside = (R > 0.0) & (R < 2.0 * h_over_dx)
-    x, F = X[inside], _kernel_F(kernel, R[inside], h_over_dx)
-    M = -np.sum(x * x * F)
+    x, y, z, r = X[inside], Y[inside], Z[inside], R[inside]
+    F = _kernel_F(kernel, r, h_over_dx)
+    a, b = 1.0, 0.0
+    if correction == "first_moment":
+        a = 1.0 / -np.sum(x * x * F)
+    elif correction == "fourth_order":
+        if h_over_dx <= 1.0:
+            raise ValueError("fourth_order needs h_over_dx > 1 (the support must reach the "
+                             "second neighbour along an axis)")
+        A = np.array([[-np.sum(x ** 2 * F), -np.sum(x ** 2 * F * r ** 2)],
+                      [np.sum(x ** 4 * F), np.sum(x ** 4 * F * r ** 2)]])
+        a, b = np.linalg.solve(A, [1.0, 0.0])
+    return x, y, z, r, F * (a + b * r * r)
+
+
+def lattice_phase_speed(kernel, h_over_dx, ppw, correction="fourth_order", direction=(1, 0, 0)):
+    """c/c0 of a plane wave along ``direction`` for the solver's semi-discrete scheme.
+
+    On a simple cubic lattice (spacing 1) the SPH gradient of exp(j k n.x) is j k~ n exp(j k n.x)
+    with k~ = -sum_s (n.s) G(s) sin(k n.s) (G the corrected gradient factor, see
+    lattice_gradient); continuity and momentum share the symbol, so omega = c0 k~ and
+    c/c0 = k~ / k (time stepping adds O((omega dt)^2), ignored).
+    """
+    x, y, z, _, G = lattice_gradient(kernel, h_over_dx, correction)
+    d = np.asarray(direction, dtype=np.float64)
+    d = d / np.linalg.norm(d)
+    s = d[0] * x + d[1] * y + d[2] * z
     k = 2.0 * np.pi / np.atleast_1d(np.asarray(ppw, dtype=np.float64))
-    return np.array([-np.sum(x * F * np.sin(kk * x)) / (M * kk) for kk in k])
+    return np.array([-np.sum(s * G * np.sin(kk * s)) / kk for kk in k])

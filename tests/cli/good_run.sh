@@ -28,7 +28,7 @@ for run, ranks in (("wav", 2), ("sweep", 1)):
     for key in ("particles", "steps", "wall_seconds", "particle_steps_per_second", "ranks",
                 "particles_per_rank", "neighbours_per_particle", "versions", "scene"):
         assert key in s, f"{run}: summary.json lacks {key}"
-    assert s["ranks"] == ranks and sum(s["particles_per_rank"]) == s["particles"] == 35629, s
+    assert s["ranks"] == ranks and sum(s["particles_per_rank"]) == s["particles"] == 35640, s
     assert s["steps"] == round(0.003 * 44100) * s["derived"]["substeps"], s["steps"]
     assert s["scene_overrides"]["time.duration"] == "0.003"
     # The phase split covers stage 2: the phases add up to its wall time (less the loop's own

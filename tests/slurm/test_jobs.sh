@@ -74,7 +74,7 @@ echo "chain: checkpointed, requeued, restarted; WAVs equal the single run's byte
 
 # The resolution study as a job array (one task per spacing) and its analysis job, chained by
 # --dependency=afterok on the array: every task and the analysis must complete.
-conv_env=ALL,SCENE=$src/tests/validation/duct_v9.ini,KIND=tof,SPACINGS="0.015 0.01 0.0075",OUT=$work/conv,SPHREVERB=$exe
+conv_env=ALL,SCENE=$src/tests/validation/duct_v9_phase.ini,KIND=phase,SPACINGS="0.0225 0.018 0.015",OUT=$work/conv,SPHREVERB=$exe
 arr=$(sbatch --parsable --array=0-2 --output="$work/conv-%A_%a.out" --export="$conv_env" \
   jobs/convergence_array.sbatch)
 ana=$(sbatch --parsable --dependency=afterok:"$arr" --kill-on-invalid-dep=yes --ntasks=1 \

@@ -141,6 +141,11 @@ TEST(BoundaryAirSite, ExcludesSitesWithinHalfASpacing) {
   EXPECT_TRUE(is_air_site(walls, {0.05, 0.05, 0.0}, dx));  // inside the tube
   EXPECT_TRUE(is_air_site(walls, {0.1, 0.2, 0.0}, dx));    // beyond its end
   EXPECT_TRUE(is_air_site({}, {0.5, 0.5, 0.5}, dx));
+  // The emitter (moving) keeps the sites on its surface: they are tethered to it.
+  std::vector<Wall> with_emitter = walls;
+  with_emitter.push_back({rectangle({0.8, 0.5, 0.5}, {1, 0, 0}, 0.2, 0.2), 1e6, 0.0, 0.0, true});
+  EXPECT_TRUE(is_air_site(with_emitter, {0.8, 0.5, 0.5}, dx));
+  EXPECT_FALSE(is_air_site(with_emitter, {0.5, 0.5, 0.5}, dx));
 }
 
 // One owned particle with rest position r0 (position r0, at rest).

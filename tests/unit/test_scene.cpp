@@ -267,9 +267,13 @@ TEST(SceneParse, FullSceneValuesAndDerivedQuantities) {
   EXPECT_EQ(d.steps, 500);
   EXPECT_DOUBLE_EQ(d.rigid_stiffness, 7.5e6);
   EXPECT_DOUBLE_EQ(s.material("rigid").stiffness, 7.5e6);
-  const double ppw = ppw_for_phase_error(KernelKind::CubicSpline, 1.5, kFmaxPhaseError);
+  EXPECT_EQ(s.fluid.gradient_correction, GradientCorrection::FourthOrder);  // the default
+  const double ppw = ppw_for_phase_error(GradientCorrection::FourthOrder, KernelKind::CubicSpline,
+                                         1.5, kFmaxPhaseError);
   EXPECT_DOUBLE_EQ(d.ppw_min, ppw);
-  EXPECT_DOUBLE_EQ(d.f_max, 300.0 / (ppw * 0.01));
+  EXPECT_DOUBLE_EQ(d.f_max_bulk, 300.0 / (ppw * 0.01));
+  EXPECT_DOUBLE_EQ(d.f_max_walls, 300.0 / (kForceWallPpw * 0.01));
+  EXPECT_DOUBLE_EQ(d.f_max, std::min(d.f_max_bulk, d.f_max_walls));
 }
 
 TEST(SceneParse, ReceiverGroupsAndOutputSwitches) {
@@ -454,6 +458,12 @@ TEST(SceneErrors, OutOfRange) {
   expect_bad_line("sample_rate = 10000", "sample_rate = 10",
                   {"[time] sample_rate", "[1000, 384000] Hz"});
   expect_bad_line("h_over_dx = 1.5", "h_over_dx = 5", {"[fluid] h_over_dx", "[1, 3]"});
+  // The fourth-order gradient needs the second axis neighbour inside the support.
+  const std::string at_one = replace(kFull, "h_over_dx = 1.5", "h_over_dx = 1");
+  expect_mentions(error_of(at_one), {"[fluid]", "gradient_correction", "h_over_dx > 1"});
+  const std::string first = replace(at_one, "kernel = cubic_spline",
+                                    "kernel = cubic_spline\ngradient_correction = first_moment");
+  EXPECT_EQ(parse_scene(first, kPath).fluid.gradient_correction, GradientCorrection::FirstMoment);
   expect_bad_line("radius = 0.03", "radius = 11", {"[emitter] radius", "(0, 10] m"});
 }
 
@@ -523,6 +533,8 @@ TEST(SceneErrors, UnknownEnumName) {
   expect_bad_line("drive = velocity", "drive = force",
                   {"[emitter] drive", "displacement, velocity, acceleration"});
   expect_bad_line("eos = ideal_gas", "eos = tait", {"[fluid] eos", "linear, ideal_gas"});
+  expect_bad_line("kernel = cubic_spline", "gradient_correction = true",
+                  {"[fluid] gradient_correction", "none, first_moment, fourth_order"});
   expect_bad_line("normalize = no", "normalize = maybe", {"[output] normalize", "true, false"});
 }
 

@@ -25,7 +25,7 @@ cases=("rigid|--boundary.sample.material rigid|--rigid"
        "alpha20|--material.sample.absorption 0.2|--alpha 0.2"
        "alpha50|--material.sample.absorption 0.5|--alpha 0.5"
        "alpha90|--material.sample.absorption 0.9|--alpha 0.9"
-       "curtain|--boundary.sample.material curtain|--bands 0.037 0.190 0.331 0.590 0.533 0.431")
+       "curtain|--boundary.sample.material curtain|--bands 0.037 0.190 0.331 0.590 0.533 0.431 --model curtain")
 status=0
 results=()
 csvs=()
@@ -38,7 +38,9 @@ for c in "${cases[@]}"; do
   # shellcheck disable=SC2086
   mpiexec -n "$ranks" "$exe" run "$here/tube_v6.ini" --out "$dir" \
     --emitter.input "$out/pulse_0.5ms.wav" --fluid.spacing "$dx" \
-    --receiver.mic3.position "0.75 0.05 0.05" $override > "$dir/run.out" 2>&1 ||
+    --receiver.mic3.position "0.75 0.05 0.05" \
+    --emitter.center "$(/usr/bin/python3 -c "print(0.75 * $dx)") 0.05 0.05" \
+    $override > "$dir/run.out" 2>&1 ||
     { echo "V6 $name: run failed (see $dir/run.out)"; status=1; continue; }
   # shellcheck disable=SC2086
   /usr/bin/python3 "$post/validate_impedance.py" "$dir" --mic1 mic1 --mic2 mic2 --x1 0.3 \
