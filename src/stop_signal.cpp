@@ -1,6 +1,7 @@
 #include "sphreverb/stop_signal.hpp"
 
 #include <csignal>
+#include <initializer_list>
 
 namespace sphreverb {
 
@@ -19,11 +20,5 @@ void install_stop_handlers() {
 
 bool stop_requested() { return g_signal != 0; }
 int stop_signal() { return static_cast<int>(g_signal); }
-
-bool stop_agreed(MPI_Comm comm) {
-  int any = g_signal != 0 ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, comm);
-  return any != 0;
-}
 
 }  // namespace sphreverb

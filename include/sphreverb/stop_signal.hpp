@@ -5,8 +5,6 @@
 // about a second later), not SIGUSR1: job scripts should send SIGUSR2 to mpirun.
 #pragma once
 
-#include <mpi.h>
-
 namespace sphreverb {
 
 // Installs the handlers (idempotent). Other signals keep their default behaviour.
@@ -15,7 +13,6 @@ void install_stop_handlers();
 bool stop_requested();
 // The signal number last received (0 if none).
 int stop_signal();
-// Collective over comm: true on every rank if any rank received a stop signal.
-bool stop_agreed(MPI_Comm comm);
+// The ranks agree on a stop in the step's rebuild-check reduction (Simulation::stop_agreed).
 
 }  // namespace sphreverb
