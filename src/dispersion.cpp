@@ -4,7 +4,6 @@
 #include <cmath>
 #include <numbers>
 
-#include "sphreverb/kernel.hpp"
 #include "sphreverb/lattice_gradient.hpp"
 
 namespace sphreverb {
@@ -16,16 +15,9 @@ double lattice_phase_error(GradientCorrection correction, KernelKind kernel, dou
   const double norm = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   const double k = 2.0 * std::numbers::pi / ppw;
   double symbol = 0.0;
-  with_kernel(kernel, h_over_dx, [&](const auto& w) {
-    const int reach = static_cast<int>(std::ceil(w.support()));
-    for (int i = -reach; i <= reach; ++i)
-      for (int j = -reach; j <= reach; ++j)
-        for (int l = -reach; l <= reach; ++l) {
-          const double r2 = double(i * i + j * j + l * l);
-          if (r2 == 0.0) continue;
-          const double s = (n[0] * i + n[1] * j + n[2] * l) / norm;
-          symbol -= s * w.F(std::sqrt(r2)) * (g.a + g.b * r2) * std::sin(k * s);
-        }
+  for_each_lattice_offset(kernel, h_over_dx, [&](int i, int j, int l, double r2, double F) {
+    const double s = (n[0] * i + n[1] * j + n[2] * l) / norm;
+    symbol -= s * F * (g.a + g.b * r2) * std::sin(k * s);
   });
   return symbol / k - 1.0;
 }

@@ -3,8 +3,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "sphreverb/kernel.hpp"
-
 namespace sphreverb {
 
 LatticeGradient lattice_gradient(GradientCorrection correction, KernelKind kernel, double h_over_dx,
@@ -13,17 +11,10 @@ LatticeGradient lattice_gradient(GradientCorrection correction, KernelKind kerne
   // Moments along x in units of dx = 1 (the kernel's own units then give dx^3 G = 1 exactly):
   //   m2[p] = -sum_s s_x^2 F(r) r^(2p),  m4[p] = sum_s s_x^4 F(r) r^(2p),  p = 0, 1.
   double m2[2] = {0.0, 0.0}, m4[2] = {0.0, 0.0};
-  with_kernel(kernel, h_over_dx, [&](const auto& k) {
-    const int reach = static_cast<int>(std::ceil(k.support()));
-    for (int i = -reach; i <= reach; ++i)
-      for (int j = -reach; j <= reach; ++j)
-        for (int l = -reach; l <= reach; ++l) {
-          const double r2 = double(i * i + j * j + l * l), x2 = double(i * i);
-          if (r2 == 0.0) continue;
-          const double F = k.F(std::sqrt(r2));
-          m2[0] -= x2 * F, m2[1] -= x2 * F * r2;
-          m4[0] += x2 * x2 * F, m4[1] += x2 * x2 * F * r2;
-        }
+  for_each_lattice_offset(kernel, h_over_dx, [&](int i, int, int, double r2, double F) {
+    const double x2 = double(i * i);
+    m2[0] -= x2 * F, m2[1] -= x2 * F * r2;
+    m4[0] += x2 * x2 * F, m4[1] += x2 * x2 * F * r2;
   });
   if (correction == GradientCorrection::FirstMoment) return {1.0 / m2[0], 0.0};
   // a m2[0] + b m2[1] = 1 and a m4[0] + b m4[1] = 0 (b in 1/dx^2).

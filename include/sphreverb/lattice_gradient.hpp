@@ -23,6 +23,9 @@
 // and density diffusion are dissipative only with a one-signed kernel factor, so they keep plain F.
 #pragma once
 
+#include <cmath>
+
+#include "sphreverb/kernel.hpp"
 #include "sphreverb/scene.hpp"
 
 namespace sphreverb {
@@ -31,6 +34,22 @@ struct LatticeGradient {
   double a = 1.0;  // dimensionless
   double b = 0.0;  // 1/m^2, multiplies r^2 in m^2
 };
+
+// Calls f(i, j, l, r2, F) for every lattice offset (i, j, l) != 0 that may lie in the support, in
+// units of dx = 1: r2 = i^2 + j^2 + l^2 and F = (dW/dr)/r of `kernel` at h = h_over_dx (0 beyond
+// the support). The lattice sums of lattice_gradient() and of the dispersion relation run here.
+template <class Fn>
+void for_each_lattice_offset(KernelKind kernel, double h_over_dx, Fn&& f) {
+  with_kernel(kernel, h_over_dx, [&](const auto& k) {
+    const int reach = static_cast<int>(std::ceil(k.support()));
+    for (int i = -reach; i <= reach; ++i)
+      for (int j = -reach; j <= reach; ++j)
+        for (int l = -reach; l <= reach; ++l) {
+          const double r2 = double(i * i + j * j + l * l);
+          if (r2 > 0.0) f(i, j, l, r2, k.F(std::sqrt(r2)));
+        }
+  });
+}
 
 // (a, b) for `kernel` at h = h_over_dx * dx on a lattice of spacing dx (m).
 LatticeGradient lattice_gradient(GradientCorrection correction, KernelKind kernel, double h_over_dx,

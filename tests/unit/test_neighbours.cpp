@@ -224,25 +224,39 @@ Reference double_loop(const Particles& p, const PairPhysics& phys, const Kernel&
   return out;
 }
 
+// Air at rest density rho0 on a lattice of spacing dx with h = 1.3 dx, the fourth-order gradient
+// unless told otherwise, and the given dissipation.
+PairPhysics air_physics(KernelKind kind, double dx, double rho0, double viscosity, double diffusion,
+                        double background_pressure,
+                        GradientCorrection correction = GradientCorrection::FourthOrder) {
+  PairPhysics phys;
+  phys.kernel = kind;
+  phys.h = 1.3 * dx;
+  phys.mass = rho0 * dx * dx * dx;
+  phys.eos = Eos{EosKind::Linear, rho0, 343.0, 1.4};
+  phys.viscosity = viscosity;
+  phys.density_diffusion = diffusion;
+  phys.background_pressure = background_pressure;
+  phys.gradient = lattice_gradient(correction, kind, 1.3, dx);
+  return phys;
+}
+
+// Random velocities (|v_a| <= 0.05 m/s) and densities (rho0 (1 +- 0.01)) on every entry.
+void stir(Particles& p, double rho0, std::uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    p.vx[i] = 0.05 * u(rng), p.vy[i] = 0.05 * u(rng), p.vz[i] = 0.05 * u(rng);
+    p.rho[i] = rho0 * (1.0 + 0.01 * u(rng));
+  }
+}
+
 TEST(NeighboursInteractions, LoopsEqualDoubleLoop) {
   const double dx = 0.01, rho0 = 1.204;
   for (const KernelKind kind : {KernelKind::WendlandC2, KernelKind::CubicSpline}) {
     Particles p = test_cloud(8, dx, 0.15, 300, 4242);
-    std::mt19937_64 rng(31);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      p.vx[i] = 0.05 * u(rng), p.vy[i] = 0.05 * u(rng), p.vz[i] = 0.05 * u(rng);
-      p.rho[i] = rho0 * (1.0 + 0.01 * u(rng));
-    }
-    PairPhysics phys;
-    phys.kernel = kind;
-    phys.h = 1.3 * dx;
-    phys.mass = rho0 * dx * dx * dx;
-    phys.eos = Eos{EosKind::Linear, rho0, 343.0, 1.4};
-    phys.viscosity = 0.1;
-    phys.density_diffusion = 0.1;
-    phys.background_pressure = 50.0;
-    phys.gradient = lattice_gradient(GradientCorrection::FourthOrder, kind, 1.3, dx);
+    stir(p, rho0, 31);
+    const PairPhysics phys = air_physics(kind, dx, rho0, 0.1, 0.1, 50.0);
     EXPECT_NE(phys.gradient.a, 1.0);
     EXPECT_LT(phys.gradient.b, 0.0);
 
@@ -282,21 +296,9 @@ TEST(NeighboursInteractions, StencilAndExplicitListsGiveTheSameBits) {
     for (const bool viscous : {false, true})
       for (const bool diffusive : {false, true}) {
         Particles p = keyed_lattice(13, dx, 0.004, 30, 77);
-        std::mt19937_64 rng(5);
-        std::uniform_real_distribution<double> u(-1.0, 1.0);
-        for (std::size_t i = 0; i < p.size(); ++i) {
-          p.vx[i] = 0.05 * u(rng), p.vy[i] = 0.05 * u(rng), p.vz[i] = 0.05 * u(rng);
-          p.rho[i] = rho0 * (1.0 + 0.01 * u(rng));
-        }
-        PairPhysics phys;
-        phys.kernel = kind;
-        phys.h = 1.3 * dx;
-        phys.mass = rho0 * dx * dx * dx;
-        phys.eos = Eos{EosKind::Linear, rho0, 343.0, 1.4};
-        phys.viscosity = viscous ? 0.1 : 0.0;
-        phys.density_diffusion = diffusive ? 0.1 : 0.0;
-        phys.background_pressure = 50.0;
-        phys.gradient = lattice_gradient(GradientCorrection::FourthOrder, kind, 1.3, dx);
+        stir(p, rho0, 5);
+        const PairPhysics phys =
+            air_physics(kind, dx, rho0, viscous ? 0.1 : 0.0, diffusive ? 0.1 : 0.0, 50.0);
         std::vector<double> scratch, a[2][4];
         for (const bool use_stencil : {true, false}) {
           NeighbourList nl;
@@ -328,13 +330,8 @@ double divergence_error(KernelKind kind, GradientCorrection correction, int powe
     p.vx[i] = eps * std::pow(p.x[i], power), p.vy[i] = 0.0, p.vz[i] = 0.0;
     p.rho[i] = rho0;
   }
-  PairPhysics phys;
-  phys.kernel = kind;
-  phys.h = 1.3 * dx;
-  phys.mass = rho0 * dx * dx * dx;
-  phys.eos = Eos{EosKind::Linear, rho0, 343.0, 1.4};
-  phys.density_diffusion = 0.1;  // uniform density: no diffusion
-  phys.gradient = lattice_gradient(correction, kind, 1.3, dx);
+  // Diffusion on: the density is uniform, so it must add nothing.
+  const PairPhysics phys = air_physics(kind, dx, rho0, 0.0, 0.1, 0.0, correction);
   NeighbourList nl;
   nl.build(p, 2.0 * phys.h + 0.2 * dx);
   compute_continuity(p, nl, phys);
