@@ -65,8 +65,7 @@ std::vector<Wall> make_walls(const Scene& s) {
     const MaterialSpec& m = s.material(material);
     walls.push_back({shape, material_stiffness(s, m), m.damping, m.mass, moving});
   };
-  const MaterialSpec* room_material = s.room.present ? &s.material(s.room.material) : nullptr;
-  if (room_material && !room_material->rigid) {
+  if (s.room.present && !s.derived.mirror_room) {
     // The room box as six rectangles, normals pointing into the room.
     const Vec3 lo = s.room.min, hi = s.room.max, mid = 0.5 * (lo + hi), size = hi - lo;
     for (int axis = 0; axis < 3; ++axis) {
@@ -81,7 +80,7 @@ std::vector<Wall> make_walls(const Scene& s) {
         // Extent along the two other axes, whatever in-plane frame plane_axes chose.
         w.width = std::abs(w.u[a1]) > 0.5 ? size[a1] : size[a2];
         w.height = std::abs(w.u[a1]) > 0.5 ? size[a2] : size[a1];
-        add(w, s.room.material, false);
+        add(w, s.room.face_material[2 * axis + side], false);
       }
     }
   }

@@ -48,4 +48,21 @@ double ppw_for_phase_error(GradientCorrection correction, KernelKind kernel, dou
   return worst;
 }
 
+double laplacian_symbol(KernelKind kernel, double h_over_dx, const double (&k_dx)[3]) {
+  double sum = 0.0;
+  for_each_lattice_offset(kernel, h_over_dx, [&](int i, int j, int l, double, double F) {
+    sum += (1.0 - std::cos(k_dx[0] * i + k_dx[1] * j + k_dx[2] * l)) * F;
+  });
+  return 2.0 * sum;
+}
+
+double laplacian_symbol_max(KernelKind kernel, double h_over_dx) {
+  constexpr double pi = std::numbers::pi;
+  constexpr double kCorners[3][3] = {{pi, 0, 0}, {pi, pi, 0}, {pi, pi, pi}};
+  double worst = 0.0;
+  for (const auto& k : kCorners)
+    worst = std::max(worst, std::abs(laplacian_symbol(kernel, h_over_dx, k)));
+  return worst;
+}
+
 }  // namespace sphreverb

@@ -15,12 +15,14 @@ void pack(const Particles& p, std::size_t i, FieldSet f, std::vector<double>& bu
   if (f.has(Field::Position)) buf.insert(buf.end(), {p.x[i], p.y[i], p.z[i]});
   if (f.has(Field::Velocity)) buf.insert(buf.end(), {p.vx[i], p.vy[i], p.vz[i]});
   if (f.has(Field::Density)) buf.push_back(p.rho[i]);
+  if (f.has(Field::DensityLaplacian)) buf.push_back(p.lap_rho[i]);
 }
 
 const double* unpack(Particles& p, std::size_t i, FieldSet f, const double* b) {
   if (f.has(Field::Position)) p.x[i] = b[0], p.y[i] = b[1], p.z[i] = b[2], b += 3;
   if (f.has(Field::Velocity)) p.vx[i] = b[0], p.vy[i] = b[1], p.vz[i] = b[2], b += 3;
   if (f.has(Field::Density)) p.rho[i] = *b++;
+  if (f.has(Field::DensityLaplacian)) p.lap_rho[i] = *b++;
   return b;
 }
 

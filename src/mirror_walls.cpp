@@ -1,5 +1,7 @@
 #include "sphreverb/mirror_walls.hpp"
 
+#include <unordered_map>
+
 namespace sphreverb {
 
 namespace {
@@ -12,11 +14,36 @@ void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
   ghosts_.clear();
   if (!enabled()) return;
   const std::size_t n_src = p.n_owned + p.n_halo;
+  // Resistive faces: the entries on the first lattice layer of each face, by id.
+  std::unordered_map<std::int64_t, std::size_t> first_layer;
+  const auto index = [&](std::int64_t id, int a) {
+    const std::int64_t plane = std::int64_t{lattice_.n[0]} * lattice_.n[1];
+    return a == 0 ? id % lattice_.n[0] : (a == 1 ? id % plane / lattice_.n[0] : id / plane);
+  };
+  const std::int64_t stride[3] = {1, lattice_.n[0], std::int64_t{lattice_.n[0]} * lattice_.n[1]};
+  if (resistive()) {
+    for (std::size_t i = 0; i < n_src; ++i) {
+      const std::int64_t id = p.id(i);
+      for (int a = 0; a < 3; ++a)
+        if (const std::int64_t k = index(id, a); k == 0 || k == lattice_.n[a] - 1)
+          first_layer.emplace(id, i);
+    }
+  }
   for (std::size_t i = 0; i < n_src; ++i) {
     const Vec3 r = p.position(i);
     int choice[3];  // per axis: the face digit (0 or 2) this particle is near, or 1
     for (int a = 0; a < 3; ++a)
       choice[a] = r[a] - lo_[a] < width_ ? 0 : (hi_[a] - r[a] < width_ ? 2 : 1);
+    Ghost base{i, 0};
+    if (resistive()) {
+      const std::int64_t id = p.id(i);
+      for (int a = 0; a < 3; ++a) {
+        if (choice[a] == 1 || admittance_[2 * a + (choice[a] == 0 ? 0 : 1)] == 0.0) continue;
+        const std::int64_t k = index(id, a), k1 = choice[a] == 0 ? 0 : lattice_.n[a] - 1;
+        const auto it = first_layer.find(id + (k1 - k) * stride[a]);
+        if (it != first_layer.end()) base.layer[a] = it->second;
+      }
+    }
     // Every combination of "mirror or not" over the near axes, except "none".
     for (int mask = 1; mask < 8; ++mask) {
       int image = 0, scale = 1;
@@ -26,7 +53,10 @@ void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
         if (mirror && (choice[a] == 1 || (without_image && without_image(i, a)))) valid = false;
         image += scale * (mirror ? choice[a] : 1);
       }
-      if (valid) ghosts_.push_back({i, image});
+      if (!valid) continue;
+      Ghost g = base;
+      g.image = image;
+      ghosts_.push_back(g);
     }
   }
   const std::size_t first = p.size();
@@ -49,12 +79,28 @@ void MirrorWalls::write(Particles& p, std::size_t slot, const Ghost& g, FieldSet
       const double c = (*pos[a])[s];
       (*pos[a])[slot] = d == 1 ? c : 2.0 * (d == 0 ? lo_[a] : hi_[a]) - c;
     }
-    if (fields.has(Field::Velocity)) (*vel[a])[slot] = d == 1 ? (*vel[a])[s] : -(*vel[a])[s];
+    if (fields.has(Field::Velocity)) {
+      const double v = (*vel[a])[s];
+      if (d == 1) {
+        (*vel[a])[slot] = v;
+      } else {
+        // The face's velocity along +axis: outward (p > 0 pushes it out) is -axis on the low face.
+        double w = 0.0;
+        if (g.layer[a] != kNoLayer) {
+          const double out =
+              admittance_[2 * a + (d == 0 ? 0 : 1)] * eos_.pressure(p.rho[g.layer[a]]);
+          w = d == 0 ? -out : out;
+        }
+        (*vel[a])[slot] = 2.0 * w - v;
+      }
+    }
   }
   if (fields.has(Field::Density)) p.rho[slot] = p.rho[s];
+  if (fields.has(Field::DensityLaplacian)) p.lap_rho[slot] = p.lap_rho[s];  // an even field
 }
 
 void MirrorWalls::refresh(Particles& p, FieldSet fields) const {
+  if (resistive() && fields.has(Field::Density)) fields = fields | Field::Velocity;
   const std::size_t first = p.n_owned + p.n_halo;
   for (std::size_t g = 0; g < ghosts_.size(); ++g) write(p, first + g, ghosts_[g], fields);
 }

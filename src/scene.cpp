@@ -45,9 +45,12 @@ const std::vector<SectionType>& section_types() {
       {"fluid",
        false,
        {"spacing", "h_over_dx", "rest_density", "sound_speed", "kernel", "eos", "gamma",
-        "viscosity", "density_diffusion", "background_pressure", "skin", "fill_min", "fill_max",
-        "gradient_correction"}},
-      {"room", false, {"min", "max", "material"}},
+        "viscosity", "density_diffusion", "hyperdiffusion", "background_pressure", "skin",
+        "fill_min", "fill_max", "gradient_correction"}},
+      {"room",
+       false,
+       {"min", "max", "material", "walls", "material_x_min", "material_x_max", "material_y_min",
+        "material_y_max", "material_z_min", "material_z_max"}},
       {"material", true, {"absorption", "absorption_bands", "stiffness", "damping", "mass"}},
       {"boundary", true, {"shape", "center", "normal", "size", "radius", "height", "material"}},
       {"emitter",
@@ -542,6 +545,8 @@ const Names<GradientCorrection> kGradientNames = {
     {"none", GradientCorrection::None},
     {"first_moment", GradientCorrection::FirstMoment},
     {"fourth_order", GradientCorrection::FourthOrder}};
+const Names<RoomWalls> kRoomWallNames = {
+    {"auto", RoomWalls::Auto}, {"mirror", RoomWalls::Mirror}, {"tethered", RoomWalls::Tethered}};
 const Names<Drive> kDriveNames = {{"displacement", Drive::Displacement},
                                   {"velocity", Drive::Velocity},
                                   {"acceleration", Drive::Acceleration}};
@@ -573,6 +578,7 @@ void read_fluid(const Reader& r, FluidSpec& f) {
   r.get("fluid", "gamma", f.gamma, closed(1.0, 3.0));
   r.get("fluid", "viscosity", f.viscosity, closed(0.0, 1.0));
   r.get("fluid", "density_diffusion", f.density_diffusion, closed(0.0, 1.0));
+  r.get("fluid", "hyperdiffusion", f.hyperdiffusion, closed(0.0, 1.0));
   r.get("fluid", "background_pressure", f.background_pressure, closed(0.0, 1e7, "Pa"));
   r.get("fluid", "skin", f.skin, closed(0.01, 1.0, "x spacing"));
   r.get_enum("fluid", "gradient_correction", f.gradient_correction, kGradientNames);
@@ -598,6 +604,11 @@ void read_room(const Reader& r, RoomSpec& room) {
   r.get("room", "min", room.min);
   r.get("room", "max", room.max);
   r.get("room", "material", room.material);
+  for (int f = 0; f < 6; ++f) {
+    room.face_material[f] = room.material;
+    r.get("room", room_face_key(f), room.face_material[f]);
+  }
+  r.get_enum("room", "walls", room.walls, kRoomWallNames);
   check_box(r, "room", "min", "max", room.min, room.max);
 }
 
@@ -858,7 +869,10 @@ struct MaterialUse {
 
 std::vector<MaterialUse> material_uses(const Scene& s) {
   std::vector<MaterialUse> uses;
-  if (s.room.present) uses.push_back({"room", "material", s.room.material});
+  if (s.room.present) {
+    uses.push_back({"room", "material", s.room.material});
+    for (int f = 0; f < 6; ++f) uses.push_back({"room", room_face_key(f), s.room.face_material[f]});
+  }
   for (const auto& b : s.boundaries) uses.push_back({"boundary." + b.name, "material", b.material});
   uses.push_back({"emitter", "material", s.emitter.material});
   return uses;
@@ -947,10 +961,37 @@ void derive(const Reader& r, Scene& s) {
     }
   }
 
+  // The room's walls: mirror particles for a rigid or resistive (one broadband alpha) material,
+  // else force walls. A resistive mirror wall is Z = R alone (no layer mass, no spring: the ghost
+  // images sit on the geometric face), so it absorbs alpha at every frequency.
+  if (s.room.present) {
+    const auto mirrorable = [&](const MaterialSpec& m) {
+      return m.rigid || m.absorption.size() == 1;
+    };
+    for (int face = 0; face < 6; ++face) {
+      const MaterialSpec& m = s.material(s.room.face_material[face]);
+      if (s.room.walls == RoomWalls::Mirror && !mirrorable(m))
+        r.fail("room", "walls",
+               "mirror walls need rigid materials or one broadband `absorption`; material '" +
+                   m.name + "' (" + room_face_key(face) +
+                   ") is given by absorption_bands or stiffness/damping (use tethered or auto)");
+    }
+    d.mirror_room = s.room.walls == RoomWalls::Mirror;
+    if (s.room.walls == RoomWalls::Auto) {
+      d.mirror_room = true;
+      for (const std::string& name : s.room.face_material)
+        d.mirror_room = d.mirror_room && mirrorable(s.material(name));
+    }
+    for (int face = 0; face < 6 && d.mirror_room; ++face) {
+      const MaterialSpec& m = s.material(s.room.face_material[face]);
+      d.room_admittance[face] = m.rigid ? 0.0 : 1.0 / m.impedance.resistance;
+    }
+  }
+
   d.dt_wall = kInf;
   for (const auto& use : material_uses(s)) {
     const MaterialSpec& m = s.material(use.name);
-    if (m.rigid) continue;
+    if (m.rigid || (use.section == "room" && d.mirror_room)) continue;
     // The damper is integrated implicitly (boundary.hpp) and sets no bound; the spring acts on
     // the tethered particle's areal mass plus the material's added mass.
     const double omega = std::sqrt(m.stiffness / (areal_mass + m.mass));
@@ -989,6 +1030,16 @@ void derive(const Reader& r, Scene& s) {
            "shorter than one sample at sample_rate " + format_number(rate) + " Hz");
   }
   d.steps = d.samples * d.substeps;
+  if (f.hyperdiffusion > 0.0) {
+    // Forward Euler on the fastest mode, eps c lambda_max^2 / dx: rate x dt <= 1 (stable to 2).
+    const double lam = laplacian_symbol_max(f.kernel, f.h_over_dx);
+    const double eps_max = dx / (f.sound_speed * lam * lam * d.dt);
+    if (f.hyperdiffusion > eps_max)
+      r.fail("fluid", "hyperdiffusion",
+             "unstable at dt = " + format_number(d.dt) + " s: at most " + format_number(eps_max) +
+                 " (the zone-corner rate eps c lambda^2 / dx, lambda = " + format_number(lam) +
+                 " / dx^2, must stay below 1 / dt)");
+  }
   if (f.gradient_correction == GradientCorrection::FourthOrder && f.h_over_dx <= 1.0 + 1e-9) {
     r.fail("fluid", "gradient_correction",
            "fourth_order needs h_over_dx > 1 (the support 2h must reach the second lattice "
@@ -1074,5 +1125,11 @@ const char* to_string(EosKind k) { return name_of(kEosNames, k); }
 const char* to_string(ShapeKind k) { return name_of(kShapeNames, k); }
 const char* to_string(Drive k) { return name_of(kDriveNames, k); }
 const char* to_string(GradientCorrection k) { return name_of(kGradientNames, k); }
+const char* to_string(RoomWalls k) { return name_of(kRoomWallNames, k); }
+std::string room_face_key(int face) {
+  static const char* const kKeys[6] = {"material_x_min", "material_x_max", "material_y_min",
+                                       "material_y_max", "material_z_min", "material_z_max"};
+  return kKeys[face];
+}
 
 }  // namespace sphreverb

@@ -65,9 +65,10 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
                       scene_.fluid.fill_max[dec.axis], size_, d.halo_width);
   global_particles_ = dec.particles;
   walls_ = make_walls(scene_);
-  if (scene_.room.present && scene_.material(scene_.room.material).rigid)
-    mirror_ = MirrorWalls(scene_.room.min, scene_.room.max, d.halo_width);
   lattice_ = Lattice::from(scene_);
+  if (d.mirror_room)
+    mirror_ = MirrorWalls(scene_.room.min, scene_.room.max, d.halo_width, d.room_admittance,
+                          make_eos(scene_.fluid), lattice_);
   fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                scene_.fluid.rest_density);
   rebuild();
@@ -154,7 +155,8 @@ void Simulation::step(bool acoustic) {
   timings_.lap(Phase::Forces);
   kick(p_, d.dt, acoustic ? 0.0 : scene_.equilibrium.damping);  // v^{n+1/2}
   timings_.lap(Phase::Integration);
-  refresh(Field::Velocity);
+  refresh(physics_.hyperdiffusion > 0.0 ? Field::Velocity | Field::DensityLaplacian
+                                        : FieldSet(Field::Velocity));
 
   compute_continuity(p_, neighbours_, physics_);  // drho/dt with v^{n+1/2}
   timings_.lap(Phase::Density);

@@ -36,4 +36,12 @@ double lattice_phase_error(GradientCorrection correction, KernelKind kernel, dou
 double ppw_for_phase_error(GradientCorrection correction, KernelKind kernel, double h_over_dx,
                            double tolerance);
 
+// Symbol of the SPH Laplacian L(f)_i = 2 dx^3 sum_j (f_i - f_j) F_ij (interactions.hpp) on the
+// lattice, in units of 1/dx^2: lambda(k) = 2 sum_s (1 - cos(k.s)) F(s) for the wavevector k dx
+// (radians per spacing). Negative; about -(k dx)^2 for small k.
+double laplacian_symbol(KernelKind kernel, double h_over_dx, const double (&k_dx)[3]);
+// The largest |lambda| over the zone's corners (pi,0,0), (pi,pi,0), (pi,pi,pi): it bounds the
+// hyperdiffusion's rate eps c lambda^2 / dx.
+double laplacian_symbol_max(KernelKind kernel, double h_over_dx);
+
 }  // namespace sphreverb

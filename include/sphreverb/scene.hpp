@@ -5,6 +5,7 @@
 // time step, substeps, highest usable frequency) are computed here and nowhere else.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -29,6 +30,8 @@ enum class EosKind { Linear, IdealGasAdiabatic };    // names "linear", "ideal_g
 enum class ShapeKind { Rectangle, Disc, Cylinder };  // names "rectangle", "disc", "cylinder"
 // names "none", "first_moment", "fourth_order" (lattice_gradient.hpp)
 enum class GradientCorrection { None, FirstMoment, FourthOrder };
+// names "auto", "mirror", "tethered": how the [room] box's walls are built (mirror_walls.hpp)
+enum class RoomWalls { Auto, Mirror, Tethered };
 enum class Drive {
   Displacement,
   Velocity,
@@ -59,6 +62,9 @@ struct FluidSpec {
   double viscosity = 0.0;  // Monaghan artificial-viscosity alpha, [0, 1]; 0 switches it off
   double density_diffusion =
       0.0;  // delta of the delta-SPH term (Molteni & Colagrossi 2009), [0, 1]
+  // epsilon of the density hyperdiffusion -eps c dx^3 L(L(rho)) (interactions.hpp), [0, 1]:
+  // damps the lattice's short-wave branch (k dx near pi), ~(k dx)^4 in the audible band
+  double hyperdiffusion = 0.002;
   double background_pressure = 0.0;  // Pa, added to p in the momentum equation, [0, 1e7]
   double skin = 0.2;                 // Verlet skin as a fraction of dx, [0.01, 1]
   // grad W on the lattice: exact first moment, or first and third (lattice_gradient.hpp)
@@ -86,6 +92,12 @@ struct RoomSpec {
   bool present = false;  // a [room] section was given
   Vec3 min, max;         // m, the box; six rectangle walls
   std::string material;  // name of a [material.NAME] section, or "rigid" (built in)
+  // The material of each face, index 2 axis + side (x_min, x_max, y_min, ..., z_max): the keys
+  // material_x_min ... material_z_max, each `material` unless given.
+  std::array<std::string, 6> face_material;
+  // mirror: ghost particles (rigid, or a resistive wall for one broadband `absorption`);
+  // tethered: force walls (any material); auto: mirror where the material allows it.
+  RoomWalls walls = RoomWalls::Auto;
 };
 
 struct BoundarySpec {
@@ -156,6 +168,9 @@ struct Derived {
   double f_max = 0.0;            // Hz, highest usable frequency, min(f_max_bulk, f_max_walls)
   double f_max_bulk = 0.0;       // Hz, c / (ppw_min dx): the air's dispersion limit
   double f_max_walls = 0.0;      // Hz, c / (kForceWallPpw dx): the force walls' (dispersion.hpp)
+  bool mirror_room = false;      // the [room] walls are mirror walls (RoomSpec::walls resolved)
+  // m/(Pa s), 1/R of each face of a mirror room (RoomSpec::face_material order); 0 = rigid
+  std::array<double, 6> room_admittance{};
   double ppw_min = 0.0;  // spacings per wavelength where the lattice phase-speed error of the
                          // scheme reaches kFmaxPhaseError (dispersion.hpp, checked by V1)
 };
@@ -194,5 +209,8 @@ const char* to_string(EosKind);
 const char* to_string(ShapeKind);
 const char* to_string(Drive);
 const char* to_string(GradientCorrection);
+const char* to_string(RoomWalls);
+// "material_x_min" ... "material_z_max": the [room] key of face 2 axis + side.
+std::string room_face_key(int face);
 
 }  // namespace sphreverb

@@ -1,8 +1,10 @@
 // Tests of the mirror-particle room walls (mirror_walls.hpp): the number of ghosts near a face, an
-// edge and a corner of the box, their positions, velocities, densities and keys, and refresh.
+// edge and a corner of the box, their positions, velocities, densities and keys, and refresh;
+// a resistive face moves with W = p / R taken from its column's first layer.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <set>
@@ -169,6 +171,50 @@ TEST(MirrorWallsRebuild, DisabledMakesNoGhosts) {
   walls.rebuild(p);
   EXPECT_EQ(p.n_ghost, 0u);
   EXPECT_EQ(p.size(), 1u);
+}
+
+// A resistive face x_max (admittance Y) on a 10^3 lattice of the unit box (dx = 0.1, sites at
+// 0.05 ... 0.95), the other faces rigid. Two particles of one column near x_max (first and second
+// layer, lattice x index 9 and 8) and one near y_min in another column.
+TEST(MirrorWallsResistive, GhostVelocityReflectsAboutTheFaceVelocity) {
+  const Lattice lattice{{0.05, 0.05, 0.05}, 0.1, {10, 10, 10}};
+  const Eos eos{EosKind::Linear, 1.2, 340.0, 1.4};
+  const double y_adm = 1.0 / (3.0 * 1.2 * 340.0);  // zeta = 3
+  std::array<double, 6> admittance{};
+  admittance[1] = y_adm;  // x_max
+  Particles p;
+  append(p, lattice.site(8, 5, 5), {0.3, 0.1, -0.2}, 1.2 + 2e-3, lattice.id(8, 5, 5));
+  append(p, lattice.site(9, 5, 5), {0.5, 0.0, 0.0}, 1.2 + 1e-3, lattice.id(9, 5, 5));
+  append(p, lattice.site(4, 0, 5), {0.1, 0.7, 0.0}, 1.2 + 5e-3, lattice.id(4, 0, 5));
+  p.n_owned = 3;
+  MirrorWalls walls(kLo, kHi, 0.25, admittance, eos, lattice);
+  walls.rebuild(p);
+  ASSERT_EQ(p.n_ghost, 3u);
+  const double w = y_adm * eos.pressure(p.rho[1]);  // x_max moves out (+x) at p_first_layer / R
+  for (std::size_t g = 3; g < p.size(); ++g) {
+    const std::int64_t id = p.id(g);
+    const std::size_t s = id == p.id(0) ? 0 : (id == p.id(1) ? 1 : 2);
+    EXPECT_EQ(p.rho[g], p.rho[s]);
+    if (s < 2) {
+      EXPECT_DOUBLE_EQ(p.x[g], 2.0 - p.x[s]);
+      // The mean normal velocity of a source and its image is the face's: W = p / R.
+      EXPECT_DOUBLE_EQ(0.5 * (p.vx[g] + p.vx[s]), w) << "source " << s;
+      EXPECT_EQ(p.vy[g], p.vy[s]);
+    } else {
+      EXPECT_EQ(p.vy[g], -p.vy[s]);  // the rigid face y_min
+      EXPECT_EQ(p.vx[g], p.vx[s]);
+    }
+  }
+  // A density refresh moves the face with the first layer's new pressure.
+  p.rho[1] = 1.2 - 4e-3;
+  walls.refresh(p, Field::Density);
+  const double w2 = y_adm * eos.pressure(p.rho[1]);
+  ASSERT_LT(w2, 0.0);
+  for (std::size_t g = 3; g < p.size(); ++g)
+    if (p.id(g) != p.id(2)) {
+      const std::size_t s = p.id(g) == p.id(0) ? 0 : 1;
+      EXPECT_DOUBLE_EQ(0.5 * (p.vx[g] + p.vx[s]), w2);
+    }
 }
 
 }  // namespace

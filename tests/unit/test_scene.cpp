@@ -302,6 +302,42 @@ TEST(SceneErrors, BadGroupName) {
   expect_mentions(error_of(text), {at_line(text, "group = a/b"), "bad group name"});
 }
 
+// The room's faces: mirror walls for rigid and broadband-absorbing materials (per face), force
+// walls for bands or springs; `walls = mirror` refuses the latter.
+TEST(SceneParse, RoomFacesAndTheirWalls) {
+  const std::string rooms = replace(kMinimal, "max = 1 1 1\n",
+                                    "max = 1 1 1\nmaterial_z_min = carpet\n"
+                                    "[material.carpet]\nabsorption = 0.5\n");
+  const Scene s = parse_scene(rooms, kPath);
+  EXPECT_EQ(s.room.face_material[4], "carpet");
+  EXPECT_EQ(s.room.face_material[5], "rigid");
+  EXPECT_TRUE(s.derived.mirror_room);
+  // R = zeta rho0 c with zeta = (1 + sqrt(0.5)) / (1 - sqrt(0.5)) (material.hpp eq. 3)
+  const double zeta = (1.0 + std::sqrt(0.5)) / (1.0 - std::sqrt(0.5));
+  EXPECT_NEAR(s.derived.room_admittance[4] * zeta * 1.204 * 343.0, 1.0, 1e-12);
+  for (int f : {0, 1, 2, 3, 5}) EXPECT_EQ(s.derived.room_admittance[f], 0.0) << f;
+  EXPECT_FALSE(parse_scene(rooms, kPath, {{"room.walls", "tethered"}}).derived.mirror_room);
+  const std::string bands =
+      replace(rooms, "absorption = 0.5", "absorption_bands = 0.1 0.2 0.3 0.4 0.5 0.5");
+  EXPECT_FALSE(parse_scene(bands, kPath).derived.mirror_room);  // auto: tethered
+  expect_mentions(error_of(bands, {{"room.walls", "mirror"}}),
+                  {"[room] walls", "carpet", "material_z_min", "absorption_bands"});
+  expect_mentions(error_of(kMinimal, {{"room.walls", "glass"}}), {"[room] walls", "glass"});
+}
+
+// The hyperdiffusion's explicit step bound eps c lambda^2 / dx * dt <= 1 is checked and named.
+TEST(SceneErrors, HyperdiffusionAboveItsStabilityBound) {
+  const Scene s = parse_scene(kMinimal, kPath);
+  EXPECT_EQ(s.fluid.hyperdiffusion, 0.002);
+  const double lam = laplacian_symbol_max(s.fluid.kernel, s.fluid.h_over_dx);
+  const double eps_max = s.fluid.spacing / (s.fluid.sound_speed * lam * lam * s.derived.dt);
+  EXPECT_NO_THROW(parse_scene(kMinimal, kPath, {{"fluid.hyperdiffusion", "0"}}));
+  expect_mentions(error_of(kMinimal, {{"fluid.hyperdiffusion", std::to_string(1.01 * eps_max)}}),
+                  {"[fluid] hyperdiffusion", "unstable", "at most"});
+  EXPECT_NO_THROW(
+      parse_scene(kMinimal, kPath, {{"fluid.hyperdiffusion", std::to_string(0.99 * eps_max)}}));
+}
+
 TEST(SceneParse, DefaultsApply) {
   const Scene s = parse_scene(kMinimal, kPath);
   const TimeSpec t;
