@@ -15,14 +15,12 @@ void pack(const Particles& p, std::size_t i, FieldSet f, std::vector<double>& bu
   if (f.has(Field::Position)) buf.insert(buf.end(), {p.x[i], p.y[i], p.z[i]});
   if (f.has(Field::Velocity)) buf.insert(buf.end(), {p.vx[i], p.vy[i], p.vz[i]});
   if (f.has(Field::Density)) buf.push_back(p.rho[i]);
-  if (f.has(Field::DensityLaplacian)) buf.push_back(p.lap_rho[i]);
 }
 
 const double* unpack(Particles& p, std::size_t i, FieldSet f, const double* b) {
   if (f.has(Field::Position)) p.x[i] = b[0], p.y[i] = b[1], p.z[i] = b[2], b += 3;
   if (f.has(Field::Velocity)) p.vx[i] = b[0], p.vy[i] = b[1], p.vz[i] = b[2], b += 3;
   if (f.has(Field::Density)) p.rho[i] = *b++;
-  if (f.has(Field::DensityLaplacian)) p.lap_rho[i] = *b++;
   return b;
 }
 
@@ -145,6 +143,21 @@ void Halo::refresh(Particles& p, FieldSet fields, MPI_Comm comm) {
     const double* b = recvbuf_[s].data();
     for (std::size_t k = 0; k < recv_[s]; ++k) b = unpack(p, slot++, fields, b);
   }
+}
+
+void Halo::refresh(Particles& p, std::vector<double>& values, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank), MPI_Comm_size(comm, &size);
+  if (size == 1) return;
+  for (int s = 0; s < 2; ++s) {
+    sendbuf_[s].clear();
+    for (std::size_t i : send_[s]) sendbuf_[s].push_back(values[i]);
+    recvbuf_[s].resize(recv_[s]);
+  }
+  exchange_sized(sendbuf_, recvbuf_, rank, size, comm);
+  std::size_t slot = p.n_owned;
+  for (int s = 0; s < 2; ++s)
+    for (double v : recvbuf_[s]) values[slot++] = v;
 }
 
 }  // namespace sphreverb

@@ -91,7 +91,6 @@ inline CubicShape shape_of(const CubicSpline& k) { return CubicShape(k); }
 struct View {
   const double* __restrict x, * __restrict y, * __restrict z;
   const double* __restrict vx, * __restrict vy, * __restrict vz, * __restrict rho;
-  const double* __restrict lap;
   explicit View(const Particles& p)
       : x(p.x.data()),
         y(p.y.data()),
@@ -99,8 +98,7 @@ struct View {
         vx(p.vx.data()),
         vy(p.vy.data()),
         vz(p.vz.data()),
-        rho(p.rho.data()),
-        lap(p.lap_rho.data()) {}
+        rho(p.rho.data()) {}
 };
 
 // The one neighbour loop. `term(i, j, t)` writes the Term::kSums terms of the pair (i, j) into t;
@@ -190,9 +188,9 @@ void pair_sums(const NeighbourList& nl, std::uint32_t n_owned, const Term& term,
 // Momentum: a_i = -m sum_j ((P_i/rho_i^2 + P_j/rho_j^2) G_ij + Pi_ij F_ij) x_ij (pair_terms.hpp),
 // with F = scale * shape and G = F (a + b r^2) the lattice-corrected gradient factor.
 // Pi_ij = -alpha c h (v_ij . x_ij) / (rho_bar (r^2 + 0.01 h^2)), rho_bar = (rho_i + rho_j)/2
-template <bool kViscosity, bool kLaplacian, class Shape>
+template <bool kViscosity, class Shape>
 struct MomentumTerm {
-  static constexpr int kSums = kLaplacian ? 4 : 3;
+  static constexpr int kSums = 3;
   View v;
   const double* __restrict por2;
   Shape shape;
@@ -207,42 +205,36 @@ struct MomentumTerm {
           (v.vx[i] - v.vx[j]) * dx + (v.vy[i] - v.vy[j]) * dy + (v.vz[i] - v.vz[j]) * dz;
       sum += visc * vdotx / ((v.rho[i] + v.rho[j]) * (r2 + eta2));
     }
-    const double F = shape(r2);
-    const double s = sum * F;
+    const double s = sum * shape(r2);
     t[0] = s * dx, t[1] = s * dy, t[2] = s * dz;
-    if constexpr (kLaplacian) t[3] = (v.rho[i] - v.rho[j]) * F;
   }
 };
 
-template <bool kViscosity, bool kLaplacian, class Shape>
+template <bool kViscosity, class Shape>
 void momentum_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                    const Shape shape, const double* __restrict por2) {
-  using Term = MomentumTerm<kViscosity, kLaplacian, Shape>;
-  const Term term{View(p),
-                  por2,
-                  shape,
-                  -2.0 * phys.viscosity * phys.eos.c0 * phys.h,
-                  0.01 * phys.h * phys.h,
-                  phys.gradient.a,
-                  phys.gradient.b};
+  const MomentumTerm<kViscosity, Shape> term{View(p),
+                                             por2,
+                                             shape,
+                                             -2.0 * phys.viscosity * phys.eos.c0 * phys.h,
+                                             0.01 * phys.h * phys.h,
+                                             phys.gradient.a,
+                                             phys.gradient.b};
   const double factor = -phys.mass * shape.scale;
   double* __restrict ax = p.ax.data();
   double* __restrict ay = p.ay.data();
   double* __restrict az = p.az.data();
-  double* __restrict lap = p.lap_rho.data();
-  const double lap_factor = 2.0 * phys.mass / phys.rest_density * shape.scale;
   pair_sums(nl, static_cast<std::uint32_t>(p.n_owned), term,
-            [&](std::uint32_t i, const double(&sum)[Term::kSums]) {
+            [&](std::uint32_t i, const double(&sum)[3]) {
               ax[i] = factor * sum[0], ay[i] = factor * sum[1], az[i] = factor * sum[2];
-              if constexpr (kLaplacian) lap[i] = lap_factor * sum[3];
             });
 }
 
 // Continuity: drho_i/dt = m sum_j (v_ij . x_ij) G_ij  [+ delta-SPH diffusion
 //   -2 delta h c sum_j (rho_j - rho_i) F_ij r^2/(r^2 + eta^2) m/rho_j, with the plain F].
-template <bool kDiffusion, bool kHyper, class Shape>
+template <bool kDiffusion, class Shape>
 struct ContinuityTerm {
-  static constexpr int kSums = 1 + (kDiffusion ? 1 : 0) + (kHyper ? 1 : 0);
+  static constexpr int kSums = kDiffusion ? 2 : 1;
   View v;
   Shape shape;
   double eta2, ga, gb;
@@ -254,64 +246,74 @@ struct ContinuityTerm {
         (v.vx[i] - v.vx[j]) * dx + (v.vy[i] - v.vy[j]) * dy + (v.vz[i] - v.vz[j]) * dz;
     const double F = shape(r2);
     t[0] = vdotx * F * (ga + gb * r2);
-    if constexpr (kDiffusion) t[1] = (v.rho[j] - v.rho[i]) * F * r2 / ((r2 + eta2) * v.rho[j]);
-    if constexpr (kHyper) t[kSums - 1] = (v.lap[i] - v.lap[j]) * F;
+    if constexpr (kDiffusion)
+      t[kSums - 1] = (v.rho[j] - v.rho[i]) * F * r2 / ((r2 + eta2) * v.rho[j]);
   }
 };
 
-template <bool kDiffusion, bool kHyper, class Shape>
+template <bool kDiffusion, class Shape>
 void continuity_loop(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                      const Shape shape) {
-  using Term = ContinuityTerm<kDiffusion, kHyper, Shape>;
-  const Term term{View(p), shape, 0.01 * phys.h * phys.h, phys.gradient.a, phys.gradient.b};
+  const ContinuityTerm<kDiffusion, Shape> term{View(p), shape, 0.01 * phys.h * phys.h,
+                                               phys.gradient.a, phys.gradient.b};
   const double factor = phys.mass * shape.scale;
   const double diffusion =
       -2.0 * phys.density_diffusion * phys.h * phys.eos.c0 * phys.mass * shape.scale;
-  // -eps c dx^3 L(L(rho)), L(f)_i = 2 (m/rho0) sum_j (f_i - f_j) F_ij
-  const double hyper = -phys.hyperdiffusion * 2.0 * phys.mass / phys.rest_density * shape.scale;
   double* __restrict drho = p.drho.data();
   pair_sums(nl, static_cast<std::uint32_t>(p.n_owned), term,
-            [&](std::uint32_t i, const double(&sum)[Term::kSums]) {
+            [&](std::uint32_t i, const double(&sum)[ContinuityTerm<kDiffusion, Shape>::kSums]) {
               double rate = factor * sum[0];
               if constexpr (kDiffusion) rate += diffusion * sum[1];
-              if constexpr (kHyper) rate += hyper * sum[Term::kSums - 1];
               drho[i] = rate;
             });
 }
 
+// The SPH Laplacian L(f)_i = 2 (m / rho0) sum_j (f_i - f_j) F_ij (plain F).
+template <class Shape>
+struct LaplacianTerm {
+  static constexpr int kSums = 1;
+  View v;
+  const double* __restrict f;
+  Shape shape;
+  template <class I>
+  void operator()(I i, I j, double (&t)[kSums]) const {
+    const double dx = v.x[i] - v.x[j], dy = v.y[i] - v.y[j], dz = v.z[i] - v.z[j];
+    t[0] = (f[i] - f[j]) * shape(dx * dx + dy * dy + dz * dz);
+  }
+};
+
 }  // namespace
+
+void compute_laplacian(const Particles& p, const NeighbourList& nl, const PairPhysics& phys,
+                       const double* f, double* out) {
+  with_kernel(phys.kernel, phys.h, [&](const auto& kernel) {
+    const auto shape = shape_of(kernel);
+    const LaplacianTerm<decltype(shape)> term{View(p), f, shape};
+    const double factor = 2.0 * phys.mass / phys.rest_density * shape.scale;
+    pair_sums(nl, static_cast<std::uint32_t>(p.n_owned), term,
+              [&](std::uint32_t i, const double(&sum)[1]) { out[i] = factor * sum[0]; });
+  });
+}
 
 void compute_momentum(Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                       std::vector<double>& scratch) {
   scratch.resize(p.size());
   for (std::size_t j = 0; j < p.size(); ++j)
     scratch[j] = (phys.eos.pressure(p.rho[j]) + phys.background_pressure) / (p.rho[j] * p.rho[j]);
-  const bool hyper = phys.hyperdiffusion > 0.0;
   with_kernel(phys.kernel, phys.h, [&](const auto& kernel) {
-    const auto shape = shape_of(kernel);
-    if (phys.viscosity > 0.0 && hyper)
-      momentum_loop<true, true>(p, nl, phys, shape, scratch.data());
-    else if (phys.viscosity > 0.0)
-      momentum_loop<true, false>(p, nl, phys, shape, scratch.data());
-    else if (hyper)
-      momentum_loop<false, true>(p, nl, phys, shape, scratch.data());
+    if (phys.viscosity > 0.0)
+      momentum_loop<true>(p, nl, phys, shape_of(kernel), scratch.data());
     else
-      momentum_loop<false, false>(p, nl, phys, shape, scratch.data());
+      momentum_loop<false>(p, nl, phys, shape_of(kernel), scratch.data());
   });
 }
 
 void compute_continuity(Particles& p, const NeighbourList& nl, const PairPhysics& phys) {
-  const bool diffusion = phys.density_diffusion > 0.0, hyper = phys.hyperdiffusion > 0.0;
   with_kernel(phys.kernel, phys.h, [&](const auto& kernel) {
-    const auto shape = shape_of(kernel);
-    if (diffusion && hyper)
-      continuity_loop<true, true>(p, nl, phys, shape);
-    else if (diffusion)
-      continuity_loop<true, false>(p, nl, phys, shape);
-    else if (hyper)
-      continuity_loop<false, true>(p, nl, phys, shape);
+    if (phys.density_diffusion > 0.0)
+      continuity_loop<true>(p, nl, phys, shape_of(kernel));
     else
-      continuity_loop<false, false>(p, nl, phys, shape);
+      continuity_loop<false>(p, nl, phys, shape_of(kernel));
   });
 }
 

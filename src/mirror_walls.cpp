@@ -12,6 +12,7 @@ constexpr int digit(int image, int axis) {
 
 void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
   ghosts_.clear();
+  layers_.clear();
   if (!enabled()) return;
   const std::size_t n_src = p.n_owned + p.n_halo;
   // Resistive faces: the entries on the first lattice layer of each face, by id.
@@ -34,14 +35,14 @@ void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
     int choice[3];  // per axis: the face digit (0 or 2) this particle is near, or 1
     for (int a = 0; a < 3; ++a)
       choice[a] = r[a] - lo_[a] < width_ ? 0 : (hi_[a] - r[a] < width_ ? 2 : 1);
-    Ghost base{i, 0};
+    Layers layer = {kNoLayer, kNoLayer, kNoLayer};
     if (resistive()) {
       const std::int64_t id = p.id(i);
       for (int a = 0; a < 3; ++a) {
         if (choice[a] == 1 || admittance_[2 * a + (choice[a] == 0 ? 0 : 1)] == 0.0) continue;
         const std::int64_t k = index(id, a), k1 = choice[a] == 0 ? 0 : lattice_.n[a] - 1;
         const auto it = first_layer.find(id + (k1 - k) * stride[a]);
-        if (it != first_layer.end()) base.layer[a] = it->second;
+        if (it != first_layer.end()) layer[a] = static_cast<std::uint32_t>(it->second);
       }
     }
     // Every combination of "mirror or not" over the near axes, except "none".
@@ -54,22 +55,22 @@ void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
         image += scale * (mirror ? choice[a] : 1);
       }
       if (!valid) continue;
-      Ghost g = base;
-      g.image = image;
-      ghosts_.push_back(g);
+      ghosts_.push_back({i, image});
+      if (resistive()) layers_.push_back(layer);
     }
   }
   const std::size_t first = p.size();
   p.append_copies(ghosts_.size());  // ghosts carry no per-step results
   for (std::size_t g = 0; g < ghosts_.size(); ++g) {
-    write(p, first + g, ghosts_[g], kAllDynamic);
+    write(p, first + g, g, kAllDynamic);
     const std::size_t s = ghosts_[g].source;
     p.key[first + g] = image_key(p.id(s), ghosts_[g].image);
   }
   p.n_ghost = ghosts_.size();
 }
 
-void MirrorWalls::write(Particles& p, std::size_t slot, const Ghost& g, FieldSet fields) const {
+void MirrorWalls::write(Particles& p, std::size_t slot, std::size_t k, FieldSet fields) const {
+  const Ghost& g = ghosts_[k];
   const std::size_t s = g.source;
   std::vector<double>* pos[3] = {&p.x, &p.y, &p.z};
   std::vector<double>* vel[3] = {&p.vx, &p.vy, &p.vz};
@@ -86,9 +87,9 @@ void MirrorWalls::write(Particles& p, std::size_t slot, const Ghost& g, FieldSet
       } else {
         // The face's velocity along +axis: outward (p > 0 pushes it out) is -axis on the low face.
         double w = 0.0;
-        if (g.layer[a] != kNoLayer) {
+        if (!layers_.empty() && layers_[k][a] != kNoLayer) {
           const double out =
-              admittance_[2 * a + (d == 0 ? 0 : 1)] * eos_.pressure(p.rho[g.layer[a]]);
+              admittance_[2 * a + (d == 0 ? 0 : 1)] * eos_.pressure(p.rho[layers_[k][a]]);
           w = d == 0 ? -out : out;
         }
         (*vel[a])[slot] = 2.0 * w - v;
@@ -96,13 +97,17 @@ void MirrorWalls::write(Particles& p, std::size_t slot, const Ghost& g, FieldSet
     }
   }
   if (fields.has(Field::Density)) p.rho[slot] = p.rho[s];
-  if (fields.has(Field::DensityLaplacian)) p.lap_rho[slot] = p.lap_rho[s];  // an even field
 }
 
 void MirrorWalls::refresh(Particles& p, FieldSet fields) const {
   if (resistive() && fields.has(Field::Density)) fields = fields | Field::Velocity;
   const std::size_t first = p.n_owned + p.n_halo;
-  for (std::size_t g = 0; g < ghosts_.size(); ++g) write(p, first + g, ghosts_[g], fields);
+  for (std::size_t g = 0; g < ghosts_.size(); ++g) write(p, first + g, g, fields);
+}
+
+void MirrorWalls::refresh(const Particles& p, std::vector<double>& values) const {
+  const std::size_t first = p.n_owned + p.n_halo;
+  for (std::size_t g = 0; g < ghosts_.size(); ++g) values[first + g] = values[ghosts_[g].source];
 }
 
 }  // namespace sphreverb

@@ -8,7 +8,7 @@ namespace {
 // Applies f to every field vector of p (so that adding a field is a one-line change).
 template <class Fn>
 void for_each_copy_field(Particles& p, Fn&& f) {  // the fields halo copies and ghosts carry
-  f(p.x), f(p.y), f(p.z), f(p.vx), f(p.vy), f(p.vz), f(p.rho), f(p.lap_rho);
+  f(p.x), f(p.y), f(p.z), f(p.vx), f(p.vy), f(p.vz), f(p.rho);
   f(p.key);
 }
 template <class Fn>
@@ -40,7 +40,6 @@ void Particles::copy_entry_from(const Particles& other, std::size_t from, std::s
   x[to] = other.x[from], y[to] = other.y[from], z[to] = other.z[from];
   vx[to] = other.vx[from], vy[to] = other.vy[from], vz[to] = other.vz[from];
   rho[to] = other.rho[from];
-  lap_rho[to] = other.lap_rho[from];
   ax[to] = other.ax[from], ay[to] = other.ay[from], az[to] = other.az[from];
   drho[to] = other.drho[from];
   key[to] = other.key[from];

@@ -1031,14 +1031,17 @@ void derive(const Reader& r, Scene& s) {
   }
   d.steps = d.samples * d.substeps;
   if (f.hyperdiffusion > 0.0) {
-    // Forward Euler on the fastest mode, eps c lambda_max^2 / dx: rate x dt <= 1 (stable to 2).
+    // Forward Euler every n steps on the fastest mode, eps c lambda_max^2 / dx: rate x n dt <= 1
+    // (stable to 2).
     const double lam = laplacian_symbol_max(f.kernel, f.h_over_dx);
-    const double eps_max = dx / (f.sound_speed * lam * lam * d.dt);
+    const double interval = kHyperdiffusionEvery * d.dt;
+    const double eps_max = dx / (f.sound_speed * lam * lam * interval);
     if (f.hyperdiffusion > eps_max)
       r.fail("fluid", "hyperdiffusion",
              "unstable at dt = " + format_number(d.dt) + " s: at most " + format_number(eps_max) +
                  " (the zone-corner rate eps c lambda^2 / dx, lambda = " + format_number(lam) +
-                 " / dx^2, must stay below 1 / dt)");
+                 " / dx^2, times the filter's interval " + std::to_string(kHyperdiffusionEvery) +
+                 " dt must stay below 1)");
   }
   if (f.gradient_correction == GradientCorrection::FourthOrder && f.h_over_dx <= 1.0 + 1e-9) {
     r.fail("fluid", "gradient_correction",

@@ -17,15 +17,16 @@ int longest_axis(const Vec3& size) {
   return size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
 }
 // The emitter disc set on a face of the mirror-walled room (its normal along the face's axis, its
-// centre within one spacing of the face) is part of that wall: the particles tethered to it (rest
-// position in its extent, within h) get no image across that face (mirror_walls.hpp).
+// centre at most one spacing from the face) is part of that wall: the particles tethered to it
+// (rest position in its extent, within h) get no image across that face (mirror_walls.hpp).
 MirrorWalls::WithoutImage piston_particles(const Scene& s, const Wall& emitter,
                                            const Lattice& lattice, const Particles& p) {
   const Vec3 c = emitter.shape.center, n = emitter.shape.normal;
   bool on_face[3] = {false, false, false};
   for (int a = 0; a < 3; ++a)
-    on_face[a] = std::abs(n[a]) > 1.0 - 1e-9 &&
-                 std::min(c[a] - s.room.min[a], s.room.max[a] - c[a]) < s.fluid.spacing;
+    on_face[a] =
+        std::abs(n[a]) > 1.0 - 1e-9 &&
+        std::min(c[a] - s.room.min[a], s.room.max[a] - c[a]) <= s.fluid.spacing * (1.0 + 1e-9);
   if (!on_face[0] && !on_face[1] && !on_face[2]) return {};
   const double h = s.derived.h;
   return [&p, &lattice, emitter, h, on_face](std::size_t i, int axis) {
@@ -131,6 +132,24 @@ bool Simulation::finish_rebuild_check() {
   return worst > half_skin * half_skin;
 }
 
+// The hyperdiffusion filter (interactions.hpp): rho -= n dt eps c dx^3 L(L(rho)) on the owned
+// particles, n = kHyperdiffusionEvery, then the copies follow. L(rho) lives in scratch_ (free
+// between momentum loops, one value per entry), L(L(rho)) in drho (free until continuity).
+void Simulation::hyperdiffuse() {
+  scratch_.resize(p_.size());
+  compute_laplacian(p_, neighbours_, physics_, p_.rho.data(), scratch_.data());
+  timings_.lap(Phase::Density);
+  halo_.refresh(p_, scratch_, comm_);
+  timings_.lap(Phase::Halo);
+  mirror_.refresh(p_, scratch_);
+  timings_.lap(Phase::Ghosts);
+  compute_laplacian(p_, neighbours_, physics_, scratch_.data(), p_.drho.data());
+  const double k = kHyperdiffusionEvery * scene_.derived.dt * physics_.hyperdiffusion;
+  for (std::size_t i = 0; i < p_.n_owned; ++i) p_.rho[i] -= k * p_.drho[i];
+  timings_.lap(Phase::Density);
+  refresh(Field::Density);
+}
+
 EmitterState Simulation::drive(bool acoustic) {
   EmitterState s;
   if (!acoustic) return s;
@@ -147,6 +166,8 @@ void Simulation::step(bool acoustic) {
   const Derived& d = scene_.derived;
   const double dx = scene_.fluid.spacing;
   timings_.start();
+  const std::int64_t n = acoustic ? acoustic_step_ : run_.stage1_steps;  // restored by restarts
+  if (physics_.hyperdiffusion > 0.0 && n % kHyperdiffusionEvery == 0) hyperdiffuse();
   const EmitterState e = drive(acoustic);  // the disc at t^n
   timings_.lap(Phase::Emitter);
 
@@ -155,8 +176,7 @@ void Simulation::step(bool acoustic) {
   timings_.lap(Phase::Forces);
   kick(p_, d.dt, acoustic ? 0.0 : scene_.equilibrium.damping);  // v^{n+1/2}
   timings_.lap(Phase::Integration);
-  refresh(physics_.hyperdiffusion > 0.0 ? Field::Velocity | Field::DensityLaplacian
-                                        : FieldSet(Field::Velocity));
+  refresh(Field::Velocity);
 
   compute_continuity(p_, neighbours_, physics_);  // drho/dt with v^{n+1/2}
   timings_.lap(Phase::Density);

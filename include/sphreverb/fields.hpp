@@ -3,7 +3,7 @@
 
 namespace sphreverb {
 
-enum class Field : unsigned { Position = 1u, Velocity = 2u, Density = 4u, DensityLaplacian = 8u };
+enum class Field : unsigned { Position = 1u, Velocity = 2u, Density = 4u };
 
 struct FieldSet {
   unsigned bits = 0;
@@ -13,7 +13,7 @@ struct FieldSet {
   // Doubles per particle this set carries.
   constexpr int width() const {
     return (has(Field::Position) ? 3 : 0) + (has(Field::Velocity) ? 3 : 0) +
-           (has(Field::Density) ? 1 : 0) + (has(Field::DensityLaplacian) ? 1 : 0);
+           (has(Field::Density) ? 1 : 0);
   }
 };
 constexpr FieldSet operator|(Field a, Field b) {

@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -57,18 +58,20 @@ class MirrorWalls {
   // Recomputes the ghosts' `fields` from their sources (on a resistive wall a density refresh
   // rewrites the velocity too: W follows the first layer's pressure).
   void refresh(Particles& p, FieldSet fields) const;
+  // Copies an even scalar kept outside the store (one value per entry) from sources to ghosts.
+  void refresh(const Particles& p, std::vector<double>& values) const;
 
  private:
-  static constexpr std::size_t kNoLayer = static_cast<std::size_t>(-1);
+  static constexpr std::uint32_t kNoLayer = static_cast<std::uint32_t>(-1);
   struct Ghost {
     std::size_t source;
     int image;  // base-3 digits per axis: 0 low face, 1 none, 2 high face
-    // per mirrored axis: the entry whose pressure moves that face here (kNoLayer: rigid, or the
-    // first-layer particle is not on this rank, which only happens for ghosts beyond the support
-    // of every owned particle)
-    std::size_t layer[3] = {kNoLayer, kNoLayer, kNoLayer};
   };
-  void write(Particles& p, std::size_t slot, const Ghost& g, FieldSet fields) const;
+  // Per ghost of a resistive room, per axis: the entry whose pressure moves that face (kNoLayer:
+  // not mirrored there, a rigid face, or the first-layer particle is not on this rank, which
+  // only happens for ghosts beyond the support of every owned particle). Empty when rigid.
+  using Layers = std::array<std::uint32_t, 3>;
+  void write(Particles& p, std::size_t slot, std::size_t g, FieldSet fields) const;
   bool resistive() const {
     for (double a : admittance_)
       if (a > 0.0) return true;
@@ -81,6 +84,7 @@ class MirrorWalls {
   Eos eos_;
   Lattice lattice_;
   std::vector<Ghost> ghosts_;
+  std::vector<Layers> layers_;
 };
 
 }  // namespace sphreverb

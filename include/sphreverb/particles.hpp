@@ -27,7 +27,6 @@ struct Particles {
   std::vector<double> x, y, z;     // m, position
   std::vector<double> vx, vy, vz;  // m/s, velocity (staggered: v at half steps)
   std::vector<double> rho;         // kg/m^3, density (continuity equation)
-  std::vector<double> lap_rho;     // kg/m^5, SPH Laplacian of rho (the hyperdiffusion's first pass)
   // per-step results, owned particles only
   std::vector<double> ax, ay, az;  // m/s^2, acceleration
   std::vector<double> drho;        // kg/(m^3 s), density rate

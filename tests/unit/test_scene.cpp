@@ -330,7 +330,8 @@ TEST(SceneErrors, HyperdiffusionAboveItsStabilityBound) {
   const Scene s = parse_scene(kMinimal, kPath);
   EXPECT_EQ(s.fluid.hyperdiffusion, 0.002);
   const double lam = laplacian_symbol_max(s.fluid.kernel, s.fluid.h_over_dx);
-  const double eps_max = s.fluid.spacing / (s.fluid.sound_speed * lam * lam * s.derived.dt);
+  const double eps_max =
+      s.fluid.spacing / (s.fluid.sound_speed * lam * lam * kHyperdiffusionEvery * s.derived.dt);
   EXPECT_NO_THROW(parse_scene(kMinimal, kPath, {{"fluid.hyperdiffusion", "0"}}));
   expect_mentions(error_of(kMinimal, {{"fluid.hyperdiffusion", std::to_string(1.01 * eps_max)}}),
                   {"[fluid] hyperdiffusion", "unstable", "at most"});
