@@ -53,9 +53,16 @@ stage2_checkpoint ||
   { cat "$work"/chain-*.out; echo "chain: no stage-2 checkpoint appeared" >&2; exit 1; }
 scancel --signal=USR1 --batch "$chain"
 echo "chain: job $chain signalled with USR1 in stage 2"
-# Slurm holds a requeued job back (BeginTime ~2 min ahead); release it at once once it is pending.
+# Slurm holds a requeued job back (BeginTime ~2 min ahead); release it once it is pending and the
+# first slot's processes are gone. (Released while they were still exiting, the new slot failed at
+# once with exit 1 and no output, in 3 of ~8 runs on one machine.)
 for _ in $(seq 1 300); do
   if squeue -h -j "$chain" -o '%T %r' 2> /dev/null | grep -q '^PENDING'; then
+    for _ in $(seq 1 60); do
+      pgrep -f "$work/chain" > /dev/null || break
+      sleep 0.5
+    done
+    sleep 1
     scontrol update JobId="$chain" StartTime=now && break
   fi
   squeue -h -j "$chain" 2> /dev/null | grep -q . || break
@@ -64,7 +71,12 @@ done
 state=$(wait_job "$chain" 600)
 out=$work/chain-$chain.out
 cat "$out"
-[[ $state == COMPLETED ]] || { grep "^JobId=$chain " "$SLURM_LOCAL_DIR/log/jobcomp.txt" >&2; echo "chain: $state" >&2; exit 1; }
+[[ $state == COMPLETED ]] || {
+  grep "^JobId=$chain " "$SLURM_LOCAL_DIR/log/jobcomp.txt" >&2
+  tail -n 40 "$SLURM_LOCAL_DIR/log/slurmd.log" "$SLURM_LOCAL_DIR/log/slurmctld.log" >&2 || true
+  echo "chain: $state" >&2
+  exit 1
+}
 grep -q "slot 0 checkpointed; requeueing" "$out" || { echo "chain: slot 0 did not checkpoint" >&2; exit 1; }
 grep -q "slot 1: restarting from" "$out" || { echo "chain: no restarted slot" >&2; exit 1; }
 for f in corner.wav corner.raw.wav; do
