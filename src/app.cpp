@@ -76,6 +76,35 @@ double bytes_per_particle(const Scene& s, double copies) {
   return fields * (1.0 + copies) + rebuild_copy + scratch * (1.0 + copies) + 4.0 * (listed + 1.0);
 }
 
+// "  room walls ..." for `check` and the log: how the [room] faces are built and what they are.
+std::string room_walls_line(const Scene& s) {
+  if (!s.room.present) return "";
+  std::ostringstream o;
+  o.precision(4);
+  const Derived& d = s.derived;
+  o << "  room walls           " << (d.mirror_room ? "mirror" : "tethered force walls") << ":";
+  for (int f = 0; f < 6; ++f) {
+    o << " " << room_face_key(f).substr(9) << " " << s.room.face_material[f];
+    if (d.mirror_room && d.room_admittance[f] > 0.0)
+      o << " (R = " << 1.0 / d.room_admittance[f] << " Pa s/m)";
+  }
+  o << "\n";
+  return o.str();
+}
+
+// "  hyperdiffusion ..." with the T60 cap it puts on a plane wave at f_max (interactions.hpp).
+std::string hyperdiffusion_line(const Scene& s) {
+  const FluidSpec& f = s.fluid;
+  if (f.hyperdiffusion <= 0.0) return "  hyperdiffusion       off\n";
+  const double k = 2.0 * std::numbers::pi * s.derived.f_max / f.sound_speed;
+  const double rate = f.hyperdiffusion * f.sound_speed * std::pow(f.spacing, 3) * std::pow(k, 4);
+  std::ostringstream o;
+  o.precision(3);
+  o << "  hyperdiffusion       " << f.hyperdiffusion << " (every " << kHyperdiffusionEvery
+    << " steps): T60 cap " << 2.0 * std::log(1e3) / rate << " s at f_max, ~f^-4 below\n";
+  return o.str();
+}
+
 std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
   const Derived& d = s.derived;
   const double slab = (s.fluid.fill_max[dec.axis] - s.fluid.fill_min[dec.axis]) / ranks;
@@ -103,7 +132,8 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
                          : "output NOT low-passed there ([output] "
                            "lowpass = false), anti-aliased at ")
     << output_cutoff(s) << " Hz\n"
-    << "  ranks                " << ranks << " of at most " << dec.max_ranks << " (slabs along "
+    << room_walls_line(s) << hyperdiffusion_line(s) << "  ranks                " << ranks
+    << " of at most " << dec.max_ranks << " (slabs along "
     << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
     << "  memory per rank      ~" << per_rank * bytes_per_particle(s, copies) / 1048576.0
     << " MiB (" << bytes_per_particle(s, copies) << " bytes per particle)\n";
@@ -185,7 +215,9 @@ void write_summary(const std::string& path, const Scene& s, Simulation& sim, con
   j.field("f_max_Hz", d.f_max).field("lowpass_Hz", output_cutoff(s));
   j.field("f_max_bulk_Hz", d.f_max_bulk).field("f_max_walls_Hz", d.f_max_walls);
   j.field("ppw_at_f_max", d.ppw_min).field("phase_error_at_f_max", kFmaxPhaseError);
-  j.field("lowpass", s.output.lowpass).end_object();
+  j.field("lowpass", s.output.lowpass);
+  j.field("room_walls", !s.room.present ? "none" : (d.mirror_room ? "mirror" : "tethered"));
+  j.field("hyperdiffusion", s.fluid.hyperdiffusion).end_object();
   // Every material given by its absorption: the wall model's normal-incidence alpha at the band
   // centres (what the tethered wall is built to give; V6 measures the discrete wall against it).
   j.key("materials").begin_object();
