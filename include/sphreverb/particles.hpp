@@ -1,8 +1,8 @@
 // The particle store of one rank: a structure of arrays with named fields.
 //
 // Layout: [0, n_owned) are this rank's particles; [n_owned, n_owned + n_halo) are halo copies of
-// neighbours' particles; [n_owned + n_halo, size()) are mirror images across rigid room walls
-// (ghosts). Halo copies and ghosts are dropped and rebuilt at every neighbour rebuild.
+// neighbours' particles; [n_owned + n_halo, size()) are mirror images across the room's mirror
+// walls (ghosts). Halo copies and ghosts are dropped and rebuilt at every neighbour rebuild.
 //
 // Every entry carries a `key` that is unique across all ranks and independent of the domain
 // decomposition: key = id * 27 + image, where image in [0, 27) encodes the reflection
