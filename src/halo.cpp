@@ -128,36 +128,39 @@ void Halo::rebuild(Particles& p, const Slabs& slabs, double width, MPI_Comm comm
   p.n_halo = recv_[0] + recv_[1];
 }
 
-void Halo::refresh(Particles& p, FieldSet fields, MPI_Comm comm) {
+template <class Pack, class Unpack>
+void Halo::refresh_with(const Particles& p, int width, Pack&& pack_entry, Unpack&& unpack_entry,
+                        MPI_Comm comm) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank), MPI_Comm_size(comm, &size);
   if (size == 1) return;
   for (int s = 0; s < 2; ++s) {
     sendbuf_[s].clear();
-    for (std::size_t i : send_[s]) pack(p, i, fields, sendbuf_[s]);
-    recvbuf_[s].resize(recv_[s] * fields.width());
+    for (std::size_t i : send_[s]) pack_entry(i, sendbuf_[s]);
+    recvbuf_[s].resize(recv_[s] * static_cast<std::size_t>(width));
   }
   exchange_sized(sendbuf_, recvbuf_, rank, size, comm);
   std::size_t slot = p.n_owned;
   for (int s = 0; s < 2; ++s) {
     const double* b = recvbuf_[s].data();
-    for (std::size_t k = 0; k < recv_[s]; ++k) b = unpack(p, slot++, fields, b);
+    for (std::size_t k = 0; k < recv_[s]; ++k) b = unpack_entry(slot++, b);
   }
 }
 
+void Halo::refresh(Particles& p, FieldSet fields, MPI_Comm comm) {
+  refresh_with(
+      p, fields.width(), [&](std::size_t i, std::vector<double>& buf) { pack(p, i, fields, buf); },
+      [&](std::size_t slot, const double* b) { return unpack(p, slot, fields, b); }, comm);
+}
+
 void Halo::refresh(Particles& p, std::vector<double>& values, MPI_Comm comm) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank), MPI_Comm_size(comm, &size);
-  if (size == 1) return;
-  for (int s = 0; s < 2; ++s) {
-    sendbuf_[s].clear();
-    for (std::size_t i : send_[s]) sendbuf_[s].push_back(values[i]);
-    recvbuf_[s].resize(recv_[s]);
-  }
-  exchange_sized(sendbuf_, recvbuf_, rank, size, comm);
-  std::size_t slot = p.n_owned;
-  for (int s = 0; s < 2; ++s)
-    for (double v : recvbuf_[s]) values[slot++] = v;
+  refresh_with(
+      p, 1, [&](std::size_t i, std::vector<double>& buf) { buf.push_back(values[i]); },
+      [&](std::size_t slot, const double* b) {
+        values[slot] = *b;
+        return b + 1;
+      },
+      comm);
 }
 
 }  // namespace sphreverb

@@ -17,16 +17,11 @@ void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
   const std::size_t n_src = p.n_owned + p.n_halo;
   // Resistive faces: the entries on the first lattice layer of each face, by id.
   std::unordered_map<std::int64_t, std::size_t> first_layer;
-  const auto index = [&](std::int64_t id, int a) {
-    const std::int64_t plane = std::int64_t{lattice_.n[0]} * lattice_.n[1];
-    return a == 0 ? id % lattice_.n[0] : (a == 1 ? id % plane / lattice_.n[0] : id / plane);
-  };
-  const std::int64_t stride[3] = {1, lattice_.n[0], std::int64_t{lattice_.n[0]} * lattice_.n[1]};
   if (resistive()) {
     for (std::size_t i = 0; i < n_src; ++i) {
       const std::int64_t id = p.id(i);
       for (int a = 0; a < 3; ++a)
-        if (const std::int64_t k = index(id, a); k == 0 || k == lattice_.n[a] - 1)
+        if (const int k = lattice_.index(id, a); k == 0 || k == lattice_.n[a] - 1)
           first_layer.emplace(id, i);
     }
   }
@@ -40,8 +35,8 @@ void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
       const std::int64_t id = p.id(i);
       for (int a = 0; a < 3; ++a) {
         if (choice[a] == 1 || admittance_[2 * a + (choice[a] == 0 ? 0 : 1)] == 0.0) continue;
-        const std::int64_t k = index(id, a), k1 = choice[a] == 0 ? 0 : lattice_.n[a] - 1;
-        const auto it = first_layer.find(id + (k1 - k) * stride[a]);
+        const int k = lattice_.index(id, a), k1 = choice[a] == 0 ? 0 : lattice_.n[a] - 1;
+        const auto it = first_layer.find(id + (k1 - k) * lattice_.stride(a));
         if (it != first_layer.end()) layer[a] = static_cast<std::uint32_t>(it->second);
       }
     }

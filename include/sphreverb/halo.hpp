@@ -35,6 +35,12 @@ class Halo {
   void refresh(Particles& p, std::vector<double>& values, MPI_Comm comm);
 
  private:
+  // Packs every planned entry (pack_entry(i, buf)), exchanges, unpacks into the halo slots
+  // (unpack_entry(slot, b) returns b past the entry); `width` doubles per entry.
+  template <class Pack, class Unpack>
+  void refresh_with(const Particles& p, int width, Pack&& pack_entry, Unpack&& unpack_entry,
+                    MPI_Comm comm);
+
   std::vector<std::size_t> send_[2];  // owned indices sent to the left [0] and right [1] neighbour
   std::size_t recv_[2] = {0, 0};      // copies received from the left and right neighbour
   std::vector<double> sendbuf_[2], recvbuf_[2];

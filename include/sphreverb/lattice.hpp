@@ -26,12 +26,15 @@ struct Lattice {
   std::int64_t id(int i, int j, int k) const {
     return i + std::int64_t{n[0]} * (j + std::int64_t{n[1]} * k);
   }
-  // The site of an id: a particle's rest position (the same bits as fill_lattice placed it at).
-  Vec3 site_of(std::int64_t id) const {
-    const std::int64_t plane = std::int64_t{n[0]} * n[1];
-    return site(static_cast<int>(id % n[0]), static_cast<int>(id % plane / n[0]),
-                static_cast<int>(id / plane));
+  // Id step of one site along axis a, and the site index of an id along it.
+  std::int64_t stride(int a) const {
+    return a == 0 ? 1 : (a == 1 ? std::int64_t{n[0]} : std::int64_t{n[0]} * n[1]);
   }
+  int index(std::int64_t id, int a) const {
+    return static_cast<int>(a == 2 ? id / stride(2) : id % stride(a + 1) / stride(a));
+  }
+  // The site of an id: a particle's rest position (the same bits as fill_lattice placed it at).
+  Vec3 site_of(std::int64_t id) const { return site(index(id, 0), index(id, 1), index(id, 2)); }
   // Coordinate of lattice plane p along axis.
   double plane(int axis, int p) const { return origin[axis] + p * dx; }
 };

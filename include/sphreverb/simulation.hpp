@@ -136,9 +136,8 @@ class Simulation {
   // the last rebuild (then true on every rank); also agrees on stop_agreed_.
   void start_rebuild_check();
   bool finish_rebuild_check();
-  EmitterState drive(bool acoustic);
-  void hyperdiffuse();  // the hyperdiffusion filter, every kHyperdiffusionEvery steps  // rank 0
-                        // computes, everyone receives
+  EmitterState drive(bool acoustic);  // rank 0 computes, everyone receives
+  void hyperdiffuse();                // the hyperdiffusion filter, every kHyperdiffusionEvery steps
 
   Scene scene_;
   MPI_Comm comm_;

@@ -7,46 +7,41 @@ add_test(NAME validation_v6_pulse
   COMMAND /usr/bin/python3 ${POST}/make_pulse.py ${VOUT}/pulse_1ms.wav --width 0.001)
 set_tests_properties(validation_v6_pulse PROPERTIES FIXTURES_SETUP pulse_1ms LABELS validation)
 
-set(V6_CHECK ${POST}/validate_impedance.py --mic1 mic1 --mic2 mic2 --x1 0.3 --spacing 0.1
-  --gate 0.0074 --fmin 172 --fmax 850)
-foreach(v6 IN ITEMS "rigid;--boundary.sample.material;rigid;--rigid"
-                    "alpha20;--material.sample.absorption;0.2;--alpha;0.2"
-                    "alpha50;--material.sample.absorption;0.5;--alpha;0.5"
-                    "alpha90;--material.sample.absorption;0.9;--alpha;0.9"
-                    "curtain;--boundary.sample.material;curtain;--bands;0.037;0.190;0.331;0.590;0.533;0.431;--model;curtain")
-  list(GET v6 0 name)
-  list(GET v6 1 key)
-  list(GET v6 2 value)
-  list(SUBLIST v6 3 -1 expect)
-  add_test(NAME validation_v6_tube_${name}
-    COMMAND ${RUN_CASE} $<TARGET_FILE:sphreverb> 2 ${VOUT}/v6_${name}
-            ${CMAKE_CURRENT_SOURCE_DIR}/tube_v6.ini --emitter.input ${VOUT}/pulse_1ms.wav
-            ${key} ${value}
-            -- ${V6_CHECK} ${expect} --csv ${VOUT}/v6_${name}/alpha.csv)
-  set_tests_properties(validation_v6_tube_${name} PROPERTIES
-    FIXTURES_REQUIRED pulse_1ms LABELS validation TIMEOUT 300 PROCESSORS 2)
-endforeach()
+# add_v6_cases(PREFIX SCENE FMAX case ...): one ctest case per "name|key|value|expect..." item, the
+# tube SCENE with the pulse, checked over 172..FMAX Hz.
+function(add_v6_cases prefix scene fmax)
+  foreach(item IN LISTS ARGN)
+    string(REPLACE "|" ";" v6 "${item}")
+    list(GET v6 0 name)
+    list(GET v6 1 key)
+    list(GET v6 2 value)
+    list(SUBLIST v6 3 -1 expect)
+    add_test(NAME validation_${prefix}_${name}
+      COMMAND ${RUN_CASE} $<TARGET_FILE:sphreverb> 2 ${VOUT}/${prefix}_${name}
+              ${CMAKE_CURRENT_SOURCE_DIR}/${scene} --emitter.input ${VOUT}/pulse_1ms.wav
+              ${key} ${value}
+              -- ${POST}/validate_impedance.py --mic1 mic1 --mic2 mic2 --x1 0.3 --spacing 0.1
+                 --gate 0.0074 --fmin 172 --fmax ${fmax} ${expect}
+                 --csv ${VOUT}/${prefix}_${name}/alpha.csv)
+    set_tests_properties(validation_${prefix}_${name} PROPERTIES
+      FIXTURES_REQUIRED pulse_1ms LABELS validation TIMEOUT 300 PROCESSORS 2)
+  endforeach()
+endfunction()
+
+add_v6_cases(v6_tube tube_v6.ini 850
+  "rigid|--boundary.sample.material|rigid|--rigid"
+  "alpha20|--material.sample.absorption|0.2|--alpha|0.2"
+  "alpha50|--material.sample.absorption|0.5|--alpha|0.5"
+  "alpha90|--material.sample.absorption|0.9|--alpha|0.9"
+  "curtain|--boundary.sample.material|curtain|--bands|0.037|0.190|0.331|0.590|0.533|0.431|--model|curtain")
 
 # V6 on the room's own faces: resistive mirror walls ([room] material_x_max; mirror_walls.hpp),
 # over 172..1543 Hz (0.45 c / s: the mirror wall has no force wall's high-frequency limit).
-set(V6_FACE_CHECK ${POST}/validate_impedance.py --mic1 mic1 --mic2 mic2 --x1 0.3 --spacing 0.1
-  --gate 0.0074 --fmin 172 --fmax 1543)
-foreach(v6 IN ITEMS "rigid;--room.material_x_max;rigid;--rigid"
-                    "alpha20;--material.sample.absorption;0.2;--alpha;0.2"
-                    "alpha50;--material.sample.absorption;0.5;--alpha;0.5"
-                    "alpha90;--material.sample.absorption;0.9;--alpha;0.9")
-  list(GET v6 0 name)
-  list(GET v6 1 key)
-  list(GET v6 2 value)
-  list(SUBLIST v6 3 -1 expect)
-  add_test(NAME validation_v6_face_${name}
-    COMMAND ${RUN_CASE} $<TARGET_FILE:sphreverb> 2 ${VOUT}/v6_face_${name}
-            ${CMAKE_CURRENT_SOURCE_DIR}/tube_v6_face.ini --emitter.input ${VOUT}/pulse_1ms.wav
-            ${key} ${value}
-            -- ${V6_FACE_CHECK} ${expect} --csv ${VOUT}/v6_face_${name}/alpha.csv)
-  set_tests_properties(validation_v6_face_${name} PROPERTIES
-    FIXTURES_REQUIRED pulse_1ms LABELS validation TIMEOUT 300 PROCESSORS 2)
-endforeach()
+add_v6_cases(v6_face tube_v6_face.ini 1543
+  "rigid|--room.material_x_max|rigid|--rigid"
+  "alpha20|--material.sample.absorption|0.2|--alpha|0.2"
+  "alpha50|--material.sample.absorption|0.5|--alpha|0.5"
+  "alpha90|--material.sample.absorption|0.9|--alpha|0.9")
 
 # V7 coarse: the 0.75 m cube with absorption = 0.2 mirror walls at dx = 15 mm (125 000 particles,
 # no density diffusion, four receivers, 65 ms): 1 and 2 kHz T30 within 10 % of Eyring (~2 min on
