@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "../common/world.hpp"
-#include "sphreverb/checkpoint.hpp"
-#include "sphreverb/errors.hpp"
-#include "sphreverb/scene.hpp"
-#include "sphreverb/signal.hpp"
-#include "sphreverb/simulation.hpp"
-#include "sphreverb/simulation_state.hpp"
+#include "sphreverb/io/checkpoint.hpp"
+#include "sphreverb/core/errors.hpp"
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/audio/signal.hpp"
+#include "sphreverb/solver/simulation.hpp"
+#include "sphreverb/solver/simulation_state.hpp"
 
 namespace sphreverb {
 namespace {

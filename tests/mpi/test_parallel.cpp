@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "../common/world.hpp"
-#include "sphreverb/energy.hpp"
-#include "sphreverb/halo.hpp"
-#include "sphreverb/scene.hpp"
-#include "sphreverb/signal.hpp"
-#include "sphreverb/simulation.hpp"
+#include "sphreverb/parallel/energy.hpp"
+#include "sphreverb/parallel/halo.hpp"
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/audio/signal.hpp"
+#include "sphreverb/solver/simulation.hpp"
 
 namespace sphreverb {
 namespace {

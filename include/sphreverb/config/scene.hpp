@@ -1,0 +1,221 @@
+// The scene: an INI file (Boost.Program_options syntax) parsed and validated once into an
+// immutable value. Every key has a unit and an allowed range (README "Scene file"); unknown keys,
+// bad numbers, NaN, wrong vector lengths and out-of-range values are errors that name the file,
+// the line and the dotted key. Quantities derived from the keys (smoothing length, particle mass,
+// time step, substeps, highest usable frequency) are computed here and nowhere else.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sphreverb/physics/material.hpp"
+#include "sphreverb/core/vec3.hpp"
+#include "sphreverb/physics/eos.hpp"
+#include "sphreverb/physics/kernel.hpp"
+#include "sphreverb/physics/lattice_gradient.hpp"
+
+namespace sphreverb {
+
+// Thrown for any problem with a scene: the message is complete and meant for the user, e.g.
+// "configs/room.ini:12: [fluid] spacing = -1: must be in (0, 1] m".
+class SceneError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class ShapeKind { Rectangle, Disc, Cylinder };  // names "rectangle", "disc", "cylinder"
+// names "auto", "mirror", "tethered": how the [room] box's walls are built (mirror_walls.hpp)
+enum class RoomWalls { Auto, Mirror, Tethered };
+enum class Drive {
+  Displacement,
+  Velocity,
+  Acceleration
+};  // "displacement", "velocity", "acceleration"
+
+struct TimeSpec {
+  double sample_rate = 44100.0;  // Hz, output (and input) audio rate, [1000, 384000]
+  int substeps = 0;        // time steps per audio sample; 0 = smallest count the CFL bound allows
+  double duration = 0.05;  // s, simulated time of stage 2, (0, 3600]
+  double cfl = 0.3;        // Courant number C of dt <= C h / c, (0, 1]
+};
+
+struct EquilibriumSpec {
+  double energy = 1e-5;            // J, stage 1 ends when E = 1/2 sum m v^2 < energy, (0, 1e3]
+  std::int64_t max_steps = 20000;  // step cap of stage 1, [10, 1e9]; reaching it is an error
+  double damping = 2000.0;  // 1/s, velocity relaxation rate applied in stage 1 only, [0, 1e7]
+};
+
+struct FluidSpec {
+  double spacing = 0.015;       // m, lattice spacing dx, (0, 1]
+  double h_over_dx = 1.3;       // smoothing length h / dx, [1, 3]
+  double rest_density = 1.204;  // kg/m^3, rho0, (0, 1e4]
+  double sound_speed = 343.0;   // m/s, c0, (0, 1e4]
+  KernelKind kernel = KernelKind::WendlandC2;
+  EosKind eos = EosKind::Linear;
+  double gamma = 1.4;      // adiabatic index of the ideal-gas EOS, [1, 3]
+  double viscosity = 0.0;  // Monaghan artificial-viscosity alpha, [0, 1]; 0 switches it off
+  double density_diffusion =
+      0.0;  // delta of the delta-SPH term (Molteni & Colagrossi 2009), [0, 1]
+  // epsilon of the density hyperdiffusion -eps c dx^3 L(L(rho)) (interactions.hpp), [0, 1]:
+  // damps the lattice's short-wave branch (k dx near pi), ~(k dx)^4 in the audible band
+  double hyperdiffusion = 0.002;     // applied every kHyperdiffusionEvery steps
+  double background_pressure = 0.0;  // Pa, added to p in the momentum equation, [0, 1e7]
+  double skin = 0.2;                 // Verlet skin as a fraction of dx, [0.01, 1]
+  // grad W on the lattice: exact first moment, or first and third (lattice_gradient.hpp)
+  GradientCorrection gradient_correction = GradientCorrection::FourthOrder;
+  Vec3 fill_min, fill_max;  // m, the box the lattice fills; defaults to [room] min/max
+};
+
+// Steps between two applications of the hyperdiffusion filter (simulation.cpp).
+inline constexpr int kHyperdiffusionEvery = 8;
+
+struct MaterialSpec {
+  std::string name;
+  bool rigid = true;       // given as "absorption = 0": stiffness from the resolution, no damping
+  double stiffness = 0.0;  // Pa/m, normal spring per unit wall area, [0, 1e15] (rigid: derived)
+  double damping = 0.0;    // Pa s/m (rayl), normal damper per unit wall area, [0, 1e7]
+  double mass = 0.0;       // kg/m^2, added areal mass of the tethered layer, [0, 1e4]
+  // The three values above act on each tethered particle's area dx^2; a wall whose tether zone
+  // holds n_t lattice layers has n_t times them per unit wall area (material.hpp).
+  // Given as absorption (material.hpp): empty for the spring form, 1 value for `absorption`,
+  // 6 for `absorption_bands` (normal incidence, 125 Hz ... 4 kHz). The parser derives stiffness,
+  // damping and mass from them (Derived), and `impedance` is the wall model of eq. (1) they give.
+  std::vector<double> absorption;
+  WallImpedance impedance;  // per unit wall area, tethered air layer included (absorption only)
+  double fit_rms = 0.0;     // absorption_bands: rms error of the fit in alpha at the band centres
+};
+
+struct RoomSpec {
+  bool present = false;  // a [room] section was given
+  Vec3 min, max;         // m, the box; six rectangle walls
+  std::string material;  // name of a [material.NAME] section, or "rigid" (built in)
+  // The material of each face, index 2 axis + side (x_min, x_max, y_min, ..., z_max): the keys
+  // material_x_min ... material_z_max, each `material` unless given.
+  std::array<std::string, 6> face_material;
+  // mirror: ghost particles (rigid, or a resistive wall for one broadband `absorption`);
+  // tethered: force walls (any material); auto: mirror where the material allows it.
+  RoomWalls walls = RoomWalls::Auto;
+};
+
+struct BoundarySpec {
+  std::string name;  // NAME of [boundary.NAME]
+  ShapeKind shape = ShapeKind::Rectangle;
+  Vec3 center;           // m
+  Vec3 normal;           // unit (normalised by the parser); cylinder: the axis
+  double width = 0.0;    // m, rectangle: "size = W H" along u = normalised(normal x ref) ...
+  double height = 0.0;   // m, ... and v = normal x u (ref = z unless normal is along z, then x);
+                         //    cylinder: length along the axis
+  double radius = 0.0;   // m, disc and cylinder
+  std::string material;  // name of a [material.NAME] section, or "rigid"
+};
+
+struct EmitterSpec {
+  std::string input =
+      "impulse";               // "impulse", "sweep" or a WAV path (resolved against the scene dir)
+  bool builtin = true;         // input is "impulse" or "sweep"
+  Vec3 center;                 // m, rest position of the disc centre
+  Vec3 normal{1.0, 0.0, 0.0};  // unit, the disc moves along it
+  double radius = 0.025;       // m, (0, 10]
+  double deflection = 1e-5;    // m, k of x = x_rest + k s(t) (Wolfe & Semwal Eq. 5/7), (0, 0.1]
+  Drive drive = Drive::Acceleration;  // flat for a disc on a wall (measured, README)
+  static constexpr double kAccelerationDeflection = 1e-8;  // m, the default k of that drive
+  double highpass = 20.0;  // Hz, [0, 1000]: the acceleration drive's 2nd-order high-pass (leak)
+  std::string material = "rigid";  // the disc's wall material
+};
+
+struct ReceiverSpec {
+  std::string name;   // NAME of [receiver.NAME]; output files NAME.wav and NAME.raw.wav
+  Vec3 position;      // m, must lie in the air
+  std::string group;  // optional: receivers sharing a group also go into GROUP.wav, one channel
+                      // each in file order (e.g. a stereo pair)
+};
+
+// Field names [output] snapshot_fields accepts (positions are always written).
+inline const std::vector<std::string> kSnapshotFieldNames = {"density", "pressure", "velocity",
+                                                             "rank"};
+
+struct OutputSpec {
+  std::string dir = "out";         // output directory (relative to the working directory)
+  double checkpoint_every = 0.01;  // s of simulated time between checkpoints, [0, 3600]; 0 = only
+                                   // at the end of stage 1, at the end and on a signal
+  int keep_checkpoints = 2;        // complete checkpoints kept in DIR/checkpoints, [1, 1e6]
+  double snapshot_every = 0.0;     // s of simulated time between float32 snapshots; 0 = none
+  std::vector<std::string> snapshot_fields = {"density", "pressure",
+                                              "velocity"};  // of kSnapshotFieldNames
+  bool normalize = true;        // NAME.wav: DC removed and peak-normalised (seed); else clipped
+  double progress_every = 5.0;  // s of wall time between progress lines, [0.1, 3600]
+  bool lowpass = true;          // low-pass the receivers at f_max (false: only anti-aliasing)
+  bool energy = false;          // write energy.csv: acoustic energy of the air every sample
+};
+
+// Quantities derived from the keys, in SI units.
+struct Derived {
+  double h = 0.0;                // m, smoothing length
+  double support = 0.0;          // m, kernel support radius (2h)
+  double skin = 0.0;             // m, Verlet skin
+  double halo_width = 0.0;       // m, support + skin: halo depth and minimum slab thickness
+  double particle_mass = 0.0;    // kg, rho0 dx^3
+  double dt_cfl = 0.0;           // s, CFL bound C h / c
+  double dt_wall = 0.0;          // s, stability bound of the stiffest wall spring (inf if none)
+  double dt = 0.0;               // s, the time step, 1 / (sample_rate * substeps)
+  int substeps = 0;              // actual substeps per audio sample
+  std::int64_t steps = 0;        // stage-2 steps, round(duration * sample_rate) * substeps
+  std::int64_t samples = 0;      // output samples per receiver, round(duration * sample_rate)
+  double rigid_stiffness = 0.0;  // Pa/m, stiffness used for "absorption = 0" walls
+  double f_max = 0.0;            // Hz, highest usable frequency, min(f_max_bulk, f_max_walls)
+  double f_max_bulk = 0.0;       // Hz, c / (ppw_min dx): the air's dispersion limit
+  double f_max_walls = 0.0;      // Hz, c / (kForceWallPpw dx): the force walls' (dispersion.hpp)
+  bool mirror_room = false;      // the [room] walls are mirror walls (RoomSpec::walls resolved)
+  // m/(Pa s), 1/R of each face of a mirror room (RoomSpec::face_material order); 0 = rigid
+  std::array<double, 6> room_admittance{};
+  double ppw_min = 0.0;  // spacings per wavelength where the lattice phase-speed error of the
+                         // scheme reaches kFmaxPhaseError (dispersion.hpp, checked by V1)
+};
+
+struct Scene {
+  std::string path;  // the scene file as given
+  std::string text;  // its full text (echoed into summary.json and, later, checkpoints)
+  std::map<std::string, std::string> overrides;  // dotted key -> value, from the command line
+
+  TimeSpec time;
+  EquilibriumSpec equilibrium;
+  FluidSpec fluid;
+  RoomSpec room;
+  std::vector<MaterialSpec> materials;   // in file order; "rigid" is always present
+  std::vector<BoundarySpec> boundaries;  // in file order
+  EmitterSpec emitter;
+  std::vector<ReceiverSpec> receivers;  // in file order; at least one
+  OutputSpec output;
+  Derived derived;
+
+  // Looks up a material by name; the parser guarantees every referenced name exists.
+  const MaterialSpec& material(const std::string& name) const;
+};
+
+// Reads, parses and validates a scene file; `overrides` maps dotted keys ("fluid.spacing") to
+// values that replace (or add to) the file's. Throws SceneError with a complete message.
+Scene load_scene(const std::string& path, const std::map<std::string, std::string>& overrides = {});
+
+// The same from text already in memory (`path` is used in messages and to resolve WAV paths).
+Scene parse_scene(const std::string& text, const std::string& path,
+                  const std::map<std::string, std::string>& overrides = {});
+
+// Names used in files and messages.
+const char* to_string(KernelKind);
+const char* to_string(EosKind);
+const char* to_string(ShapeKind);
+const char* to_string(Drive);
+const char* to_string(GradientCorrection);
+const char* to_string(RoomWalls);
+// "material_x_min" ... "material_z_max": the [room] key of face 2 axis + side.
+std::string room_face_key(int face);
+
+// The equation of state the [fluid] keys describe.
+inline Eos make_eos(const FluidSpec& f) { return {f.eos, f.rest_density, f.sound_speed, f.gamma}; }
+
+}  // namespace sphreverb

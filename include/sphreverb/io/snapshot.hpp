@@ -1,0 +1,23 @@
+// Snapshots: light float32 views of the sound field for ParaView, every [output] snapshot_every
+// seconds of simulated time: DIR/snapshots/snap_NNNNNNNNN.h5 (positions and the chosen
+// [output] snapshot_fields: density, pressure, velocity, rank), an XDMF sidecar beside each and
+// DIR/snapshots/snapshots.xmf (temporal collection). Written collectively like checkpoints
+// (parallel HDF5, each rank its rows, temporary name + rename), never read back by the solver.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+#include "sphreverb/io/checkpoint.hpp"
+#include "sphreverb/core/particles.hpp"
+#include "sphreverb/config/scene.hpp"
+
+namespace sphreverb {
+
+// Collective over comm: the owned particles of `p` at total step `step`.
+CheckpointWritten write_snapshot(const std::string& dir, const Scene& scene, const Particles& p,
+                                 std::int64_t step, MPI_Comm comm);
+
+}  // namespace sphreverb

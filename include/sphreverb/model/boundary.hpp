@@ -1,0 +1,94 @@
+// Boundary objects of the seed (Wolfe & Semwal, Sec. 3-4): rectangle, disc and cylindrical
+// surface, each with a material given by a normal stiffness K (Pa/m) and damping C (Pa s/m).
+//
+// Wall model ("tethered force wall"). Every air particle whose rest (lattice) position lies within
+// one smoothing length h of a boundary surface, inside its extent, is tied to the surface along
+// the surface normal by a spring and a damper acting on the particle's frontal area A = dx^2:
+//
+//     F = A [ -K (d - d0) - C (v - V_wall) . n ] n  -  A M dv_n/dt n
+//
+// d is the particle's signed normal distance to the surface now, d0 the same at rest, n the unit
+// normal at the particle (radial for a cylinder), V_wall the wall's velocity (the emitter's). At
+// rest the force is zero, so the lattice is an equilibrium; a stiff spring holds the particles'
+// normal motion to the wall's (a rigid wall, v.n = V.n), a damper with C = rho0 c absorbs a
+// normally incident plane wave (zeta = C / (rho0 c)). The tether zone of one smoothing length keeps
+// free particles on opposite sides of a thin boundary out of each other's kernel support, so
+// sound does not leak through a plate. M (kg/m^2) is an optional added areal mass: the tethered
+// particle moves along n as if its areal mass were rho0 dx + M (a panel absorber's mass).
+//
+// Time integration: the spring is explicit (stable for dt <= 0.5 / omega, omega^2 = K / (rho0 dx
+// + M)); the damper acts on the new velocity v^{n+1/2} (backward Euler), so any damping is stable
+// at the CFL step and a heavily damped (nearly rigid, weakly absorbing) wall costs no substeps:
+//
+//     (m + A M) (v+ - v-) / dt = m a_n - A K (d - d0) - A C (v+ - V)      (normal components)
+//
+// a_n the particle's other (pressure, viscous) acceleration. add_tether_forces adds the
+// acceleration that makes the kick v+ = v- + dt a produce exactly this v+.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "sphreverb/core/particles.hpp"
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/core/vec3.hpp"
+
+namespace sphreverb {
+
+struct WallProbe {
+  bool in_extent = false;  // the point projects onto the surface (within size/radius/height)
+  double distance = 0.0;   // m, signed distance along `normal` (cylinder: r - R)
+  Vec3 normal;             // unit normal at the point (cylinder: radial, outwards)
+};
+
+struct WallShape {
+  ShapeKind shape = ShapeKind::Rectangle;
+  Vec3 center, normal, u, v;  // normal, u, v: orthonormal frame (rectangle size along u, v)
+  double width = 0.0, height = 0.0, radius = 0.0;
+
+  static WallShape from(const BoundarySpec&);
+  static WallShape disc(const Vec3& center, const Vec3& normal, double radius);
+  // Probe of point p with the surface shifted by `shift` (m, the emitter's displacement).
+  WallProbe probe(const Vec3& p, const Vec3& shift = {}) const;
+};
+
+struct Wall {
+  WallShape shape;
+  double stiffness = 0.0;  // Pa/m
+  double damping = 0.0;    // Pa s/m
+  double mass = 0.0;       // kg/m^2, added areal mass
+  bool moving = false;     // the emitter: shifted by its displacement along its normal
+};
+
+// One tethered particle.
+struct Tether {
+  std::size_t particle;  // local index (owned)
+  int wall;              // index into the wall list
+  double d0;             // m, rest signed distance
+};
+
+// The walls of a scene: the non-mirror room walls (six rectangles), the [boundary.NAME] objects,
+// and the emitter disc last (index emitter_index()).
+std::vector<Wall> make_walls(const Scene& scene);
+
+// Tethers of the owned particles [0, n_owned): every (particle, wall) with the rest position
+// rest_position(i) (m) within `range` (m, one smoothing length) of the wall and in its extent;
+// sorted by particle, then wall.
+std::vector<Tether> find_tethers(std::size_t n_owned,
+                                 const std::function<Vec3(std::size_t)>& rest_position,
+                                 const std::vector<Wall>& walls, double range);
+
+// Adds the tether accelerations to the owned particles' accelerations, which on entry hold the
+// other forces / mass. The moving wall (emitter) is displaced by `shift` (m) along its normal and
+// moves at `speed` (m/s). `area` = dx^2 (m^2), `mass` the particle mass (kg), `dt` the step (s)
+// of the kick that follows. Post: the kick gives the tethered particles the velocity above.
+void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
+                       const std::vector<Wall>& walls, double shift, double speed, double area,
+                       double mass, double dt);
+
+// True if the lattice site p is kept as air: not within dx/2 of any fixed wall surface (in
+// extent). Sites on the emitter (the moving wall) are kept: tethered to it, they are its surface.
+bool is_air_site(const std::vector<Wall>& walls, const Vec3& p, double dx);
+
+}  // namespace sphreverb

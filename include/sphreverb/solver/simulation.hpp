@@ -1,0 +1,174 @@
+// The solver: owns the particles and every part that acts on them; `step()` is the algorithm of
+// the README's "How a step works".
+//
+// Construction, equilibrate(), record() and the accessors marked collective must be called by
+// every rank of the communicator in the same order.
+#pragma once
+
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "sphreverb/model/boundary.hpp"
+#include "sphreverb/model/emitter.hpp"
+#include "sphreverb/parallel/energy.hpp"
+#include "sphreverb/core/errors.hpp"
+#include "sphreverb/parallel/halo.hpp"
+#include "sphreverb/physics/interactions.hpp"
+#include "sphreverb/model/lattice.hpp"
+#include "sphreverb/model/mirror_walls.hpp"
+#include "sphreverb/physics/neighbour_list.hpp"
+#include "sphreverb/core/particles.hpp"
+#include "sphreverb/model/receiver.hpp"
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/parallel/slabs.hpp"
+#include "sphreverb/core/timing.hpp"
+
+namespace sphreverb {
+
+// Stage 1 ended at max_steps with the energy still above the threshold.
+class EquilibriumError : public CollectiveError {
+ public:
+  using CollectiveError::CollectiveError;
+};
+
+// The decomposition a scene allows: computed identically on every rank, no communication.
+struct Decomposition {
+  int axis = 0;                           // longest axis of the fill box
+  std::vector<double> plane_pos;          // lattice planes along the axis
+  std::vector<std::int64_t> plane_count;  // air particles per plane
+  std::int64_t particles = 0;
+  int max_ranks = 1;
+  static Decomposition of(const Scene& scene);
+};
+
+struct SimulationState;  // simulation_state.hpp: what a checkpoint stores
+
+struct StageStats {
+  std::int64_t steps = 0;
+  std::int64_t steps_run = 0;  // of those, run by this process (fewer after a restart)
+  double wall_seconds = 0.0;
+  double final_energy = 0.0;  // J (stage 1)
+};
+
+class Simulation {
+ public:
+  // Collective. Cuts the slabs, fills the lattice, builds halos, ghosts and neighbour lists.
+  // Throws DecompositionError if the scene is too thin for the communicator's size.
+  Simulation(const Scene& scene, MPI_Comm comm);
+
+  // Collective: stage 1, steps without the emitter (and with the relaxation damping) until the
+  // kinetic energy is below [equilibrium] energy. Throws EquilibriumError at max_steps.
+  StageStats equilibrate();
+
+  // Collective: stage 2, `derived.steps` steps with the emitter driven by `input` (significant on
+  // rank 0 only, at the run's sample rate). The receivers record every step, starting with the
+  // reference at t = 0; rank 0 then holds steps + 1 densities per receiver.
+  StageStats record(const Signal& input);
+
+  // One time step (collective). `acoustic`: the emitter moves (stage 2); else stage 1 damping.
+  void step(bool acoustic);
+
+  // Where the run stands at a step boundary, beyond the particles: enough for equilibrate() and
+  // record() to continue exactly where they were.
+  struct RunState {
+    int stage = 1;                      // 1 equilibrium, 2 recording
+    std::int64_t stage1_steps = 0;      // steps done in stage 1
+    double energy = HUGE_VAL;           // J, the last stage-1 energy check
+    double previous_energy = HUGE_VAL;  // J, the check before it
+    double stage1_wall_seconds = 0.0;   // s, wall time stage 1 took (informative)
+    bool reference_taken = false;       // the receivers' t = 0 record exists
+  };
+  const RunState& run_state() const { return run_; }
+  std::int64_t acoustic_steps() const { return acoustic_step_; }
+  // Steps since the run began, stage 1 included (checkpoint names use it).
+  std::int64_t total_steps() const { return run_.stage1_steps + acoustic_step_; }
+
+  // Called on every rank after each step of equilibrate() and record(), at the step boundary
+  // (receivers measured, halos consistent). It may throw a CollectiveError (on every rank) to
+  // stop the run there. Checkpoints and signal handling hook in here.
+  void on_step(std::function<void()> hook) { after_step_ = std::move(hook); }
+  // A local stop request (stop_signal.hpp's stop_requested), polled by every step's rebuild check
+  // and agreed over the ranks in the same reduction, so stopping costs no collective of its own.
+  // stop_agreed(): after a step, true on every rank if the probe was true on some rank in it.
+  void on_stop_probe(std::function<bool()> probe) { stop_probe_ = std::move(probe); }
+  bool stop_agreed() const { return stop_agreed_; }
+
+  // Collective (simulation_state.cpp): this rank's owned particles, the run state, and on rank 0
+  // every receiver record so far and the emitter's progress. Flushes the receivers (harmless:
+  // the sums onto rank 0 are exact).
+  SimulationState export_state();
+  // Collective: export_state() without the copy of the particles (state.particles is empty):
+  // what a checkpoint writes beside particles(), whose owned rows it writes in place.
+  SimulationState export_run_state();
+  // Collective (simulation_state.cpp): replaces the particles and the run state by `state`, whose
+  // particles may be any share of the global set on each rank (e.g. an even block of a file):
+  // they are sent to the ranks that own them, then everything is rebuilt. The result is the
+  // state that was exported, on any rank count. Throws CollectiveError if the global particle
+  // count or the keys do not match this scene.
+  void import_state(SimulationState state);
+
+  const Scene& scene() const { return scene_; }
+  const Particles& particles() const { return p_; }
+  const Receivers& receivers() const { return receivers_; }
+  // With [output] energy: the acoustic energy at t = 0 and after every audio sample of stage 2
+  // (samples + 1 records, identical on every rank).
+  const std::vector<AcousticEnergy>& energy() const { return energy_; }
+  const Slabs& slabs() const { return slabs_; }
+  const Decomposition& decomposition() const { return decomposition_; }
+  std::int64_t global_particles() const { return global_particles_; }
+  std::int64_t rebuilds() const { return rebuilds_; }
+  // Collective: owned particles per rank (on every rank).
+  std::vector<std::int64_t> particles_per_rank() const;
+  // Collective: mean neighbours per particle within the kernel support (self excluded).
+  double neighbours_per_particle() const;
+  // This rank's wall time per step phase, stage 2 only (reset when record() starts).
+  const PhaseTimes& timings() const { return timings_; }
+
+ private:
+  void rebuild();
+  void refresh(FieldSet fields);
+  // Collective, in two halves around the halo refresh: has some particle moved skin / 2 since
+  // the last rebuild (then true on every rank); also agrees on stop_agreed_.
+  void start_rebuild_check();
+  bool finish_rebuild_check();
+  EmitterState drive(bool acoustic);  // rank 0 computes, everyone receives
+  void hyperdiffuse();                // the hyperdiffusion filter, every kHyperdiffusionEvery steps
+
+  Scene scene_;
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+  Decomposition decomposition_;
+  Lattice lattice_;  // ids and rest positions (Lattice::site_of) of the particles
+  Slabs slabs_;
+  std::vector<Wall> walls_;
+  MirrorWalls mirror_;
+  Halo halo_;
+  NeighbourList neighbours_;
+  std::vector<Tether> tethers_;
+  Receivers receivers_;
+  PairPhysics physics_;
+  EmitterDrive emitter_;
+  Particles p_;
+  PhaseTimes timings_;
+  std::vector<AcousticEnergy> energy_;
+  // Each owned particle's position at the last rebuild, in float: the rebuild test compares the
+  // displacement since with skin / 2 (~1 mm), so float's ~0.5 um at 4 m is ample (a double
+  // copy cost 24 bytes per particle).
+  std::vector<float> rebuild_x_, rebuild_y_, rebuild_z_;
+  std::vector<double> scratch_;
+  std::int64_t global_particles_ = 0, rebuilds_ = 0, acoustic_step_ = 0;
+  RunState run_;
+  EmitterDrive::Progress emitter_resume_;  // rank 0: applied by record() after import_state()
+  std::function<void()> after_step_;
+  std::function<bool()> stop_probe_;
+  bool stop_agreed_ = false;
+  double check_[2] = {0.0, 0.0};  // the rebuild check's reduction: max d^2, stop flag
+  MPI_Request check_request_ = MPI_REQUEST_NULL;
+};
+
+}  // namespace sphreverb

@@ -1,0 +1,141 @@
+#include "sphreverb/io/output.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "sphreverb/audio/signal.hpp"
+
+namespace sphreverb {
+
+namespace {
+constexpr double kUnnormalisedFullScale = 100.0;  // Pa at 16-bit full scale when normalize = false
+constexpr double kAntiAlias = 0.45;               // anti-alias cut-off / sample rate
+constexpr int kButterworthOrder = 4;
+}  // namespace
+
+double output_cutoff(const Scene& s) {
+  const double anti_alias = kAntiAlias * s.time.sample_rate;
+  return s.output.lowpass ? std::min(s.derived.f_max, anti_alias) : anti_alias;
+}
+
+std::vector<ReceiverOutput> write_receiver_wavs(const Scene& s, const Receivers& receivers,
+                                                const std::string& dir) {
+  std::vector<ReceiverOutput> out;
+  const double c2 = s.fluid.sound_speed * s.fluid.sound_speed;
+  const double step_rate = s.time.sample_rate * s.derived.substeps;
+  for (std::size_t r = 0; r < receivers.size(); ++r) {
+    const std::vector<double>& rho = receivers.density(r);
+    if (rho.empty()) throw std::logic_error("receiver has no record");
+    Signal pressure{step_rate, {}};
+    pressure.samples.reserve(rho.size());
+    for (double v : rho) pressure.samples.push_back(c2 * (v - rho.front()));
+    // Above f_max the record is numerical, not acoustic: a causal Butterworth removes it without
+    // pre-ringing before the direct sound; then the anti-alias filter and decimation.
+    if (s.output.lowpass && s.derived.f_max < kAntiAlias * s.time.sample_rate)
+      pressure = butterworth_lowpass(pressure, s.derived.f_max, kButterworthOrder);
+    Signal audio = lowpass_decimate(pressure, s.derived.substeps, kAntiAlias * s.time.sample_rate);
+    audio.samples.resize(std::min<std::size_t>(audio.samples.size(), s.derived.samples));
+
+    ReceiverOutput o;
+    o.name = s.receivers[r].name;
+    o.wav = o.name + ".wav";
+    o.raw_wav = o.name + ".raw.wav";
+    o.samples = audio.samples.size();
+    o.reference_density = rho.front();
+    for (double v : audio.samples) o.peak_pascal = std::max(o.peak_pascal, std::abs(v));
+
+    std::vector<double> pcm;
+    if (s.output.normalize) {
+      pcm = remove_dc_and_normalize(audio.samples);
+    } else {
+      for (double v : audio.samples) pcm.push_back(v / kUnnormalisedFullScale);
+    }
+    write_wav(dir + "/" + o.raw_wav, s.time.sample_rate, {audio.samples}, false);
+    write_wav(dir + "/" + o.wav, s.time.sample_rate, {pcm}, true);
+    o.audio = std::move(audio.samples);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+std::vector<GroupOutput> write_group_wavs(const Scene& s,
+                                          const std::vector<ReceiverOutput>& receivers,
+                                          const std::string& dir) {
+  std::vector<GroupOutput> groups;
+  for (std::size_t r = 0; r < s.receivers.size(); ++r) {
+    const std::string& name = s.receivers[r].group;
+    if (name.empty()) continue;
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const GroupOutput& g) { return g.name == name; });
+    if (it == groups.end()) {
+      groups.push_back({name, name + ".wav", name + ".raw.wav", {}});
+      it = std::prev(groups.end());
+    }
+    it->channels.push_back(receivers.at(r).name);
+  }
+  for (const GroupOutput& g : groups) {
+    std::vector<std::vector<double>> raw;
+    for (const std::string& ch : g.channels)
+      for (const ReceiverOutput& o : receivers)
+        if (o.name == ch) raw.push_back(o.audio);
+    std::vector<std::vector<double>> pcm;
+    if (s.output.normalize) {
+      // One gain for all channels (a stereo image keeps its balance): DC removed per channel,
+      // scaled by the group's common peak.
+      double peak = 0.0;
+      for (const auto& ch : raw) {
+        std::vector<double> x = ch;
+        double mean = 0.0;
+        for (double v : x) mean += v;
+        mean /= static_cast<double>(std::max<std::size_t>(x.size(), 1));
+        for (double& v : x) v -= mean, peak = std::max(peak, std::abs(v));
+        pcm.push_back(std::move(x));
+      }
+      for (auto& ch : pcm)
+        for (double& v : ch) v = peak > 0.0 ? v / peak : 0.0;
+    } else {
+      for (const auto& ch : raw) {
+        std::vector<double> x;
+        for (double v : ch) x.push_back(v / kUnnormalisedFullScale);
+        pcm.push_back(std::move(x));
+      }
+    }
+    write_wav(dir + "/" + g.raw_wav, s.time.sample_rate, raw, false);
+    write_wav(dir + "/" + g.wav, s.time.sample_rate, pcm, true);
+  }
+  return groups;
+}
+
+void write_energy_csv(const std::string& path, const std::vector<AcousticEnergy>& series) {
+  std::ostringstream o;
+  o.precision(17);
+  o << "# acoustic energy of the air (owned particles), J: kinetic = sum 1/2 m v^2 (v at the "
+       "half step), potential = sum m c0^2 (rho - rho0)^2 / (2 rho0^2)\n";
+  o << "time_s,kinetic_J,potential_J,total_J\n";
+  for (const AcousticEnergy& e : series)
+    o << e.time << ',' << e.kinetic << ',' << e.potential << ',' << e.kinetic + e.potential << '\n';
+  write_file_atomically(path, o.str());
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".partial";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.flush();
+    if (!f) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error(path + ": cannot write");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error(path + ": cannot rename " + tmp + " into place");
+  }
+}
+
+}  // namespace sphreverb

@@ -1,0 +1,54 @@
+#include "sphreverb/model/emitter.hpp"
+
+#include <numbers>
+#include <stdexcept>
+
+namespace sphreverb {
+
+EmitterDrive::EmitterDrive(Signal input, Drive drive, double deflection, double dt, double highpass)
+    : input_(std::move(input)),
+      drive_(drive),
+      k_(deflection),
+      dt_(dt),
+      wc_(2.0 * std::numbers::pi * highpass) {
+  // The one-sample delay: a leading zero, so the drive ramps from rest to s[0] over the first
+  // sample period.
+  input_.samples.insert(input_.samples.begin(), 0.0);
+}
+
+double EmitterDrive::s(double t) const { return sample_at(input_, t); }
+
+EmitterState EmitterDrive::at(std::int64_t n) {
+  if (n != next_) throw std::logic_error("EmitterDrive::at: steps must be consecutive");
+  const double t = static_cast<double>(n) * dt_, fs = input_.rate;
+  switch (drive_) {
+    case Drive::Displacement:
+      state_.shift = k_ * s(t);
+      state_.speed = k_ * (s(t + 0.5 * dt_) - s(t - 0.5 * dt_)) / dt_;
+      break;
+    case Drive::Velocity: {
+      const double v = k_ * fs * s(t);
+      if (n > 0) state_.shift += 0.5 * dt_ * (state_.speed + v);
+      state_.speed = v;
+      break;
+    }
+    case Drive::Acceleration: {
+      // Trapezoid rule on dV/dt = A - w_c V, then on dX/dt = V - w_c X; w_c = 0 is plain
+      // double integration. The disc's speed is dX/dt.
+      const double a = k_ * fs * fs * s(t);
+      if (n > 0) {
+        const double g = 0.5 * wc_ * dt_;
+        const double v = ((1.0 - g) * leaky_v_ + 0.5 * dt_ * (last_acc_ + a)) / (1.0 + g);
+        state_.shift = ((1.0 - g) * state_.shift + 0.5 * dt_ * (leaky_v_ + v)) / (1.0 + g);
+        leaky_v_ = v;
+        state_.speed = v - wc_ * state_.shift;
+      }
+      last_acc_ = a;
+      break;
+    }
+  }
+  ++next_;
+  return state_;
+}
+
+}  // namespace sphreverb

@@ -1,0 +1,108 @@
+#include "sphreverb/model/mirror_walls.hpp"
+
+#include <unordered_map>
+
+namespace sphreverb {
+
+namespace {
+constexpr int digit(int image, int axis) {
+  return axis == 0 ? image % 3 : (axis == 1 ? (image / 3) % 3 : image / 9);
+}
+}  // namespace
+
+void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
+  ghosts_.clear();
+  layers_.clear();
+  if (!enabled()) return;
+  const std::size_t n_src = p.n_owned + p.n_halo;
+  // Resistive faces: the entries on the first lattice layer of each face, by id.
+  std::unordered_map<std::int64_t, std::size_t> first_layer;
+  if (resistive()) {
+    for (std::size_t i = 0; i < n_src; ++i) {
+      const std::int64_t id = p.id(i);
+      for (int a = 0; a < 3; ++a)
+        if (const int k = lattice_.index(id, a); k == 0 || k == lattice_.n[a] - 1)
+          first_layer.emplace(id, i);
+    }
+  }
+  for (std::size_t i = 0; i < n_src; ++i) {
+    const Vec3 r = p.position(i);
+    int choice[3];  // per axis: the face digit (0 or 2) this particle is near, or 1
+    for (int a = 0; a < 3; ++a)
+      choice[a] = r[a] - lo_[a] < width_ ? 0 : (hi_[a] - r[a] < width_ ? 2 : 1);
+    Layers layer = {kNoLayer, kNoLayer, kNoLayer};
+    if (resistive()) {
+      const std::int64_t id = p.id(i);
+      for (int a = 0; a < 3; ++a) {
+        if (choice[a] == 1 || admittance_[2 * a + (choice[a] == 0 ? 0 : 1)] == 0.0) continue;
+        const int k = lattice_.index(id, a), k1 = choice[a] == 0 ? 0 : lattice_.n[a] - 1;
+        const auto it = first_layer.find(id + (k1 - k) * lattice_.stride(a));
+        if (it != first_layer.end()) layer[a] = static_cast<std::uint32_t>(it->second);
+      }
+    }
+    // Every combination of "mirror or not" over the near axes, except "none".
+    for (int mask = 1; mask < 8; ++mask) {
+      int image = 0, scale = 1;
+      bool valid = true;
+      for (int a = 0; a < 3; ++a, scale *= 3) {
+        const bool mirror = (mask >> a) & 1;
+        if (mirror && (choice[a] == 1 || (without_image && without_image(i, a)))) valid = false;
+        image += scale * (mirror ? choice[a] : 1);
+      }
+      if (!valid) continue;
+      ghosts_.push_back({i, image});
+      if (resistive()) layers_.push_back(layer);
+    }
+  }
+  const std::size_t first = p.size();
+  p.append_copies(ghosts_.size());  // ghosts carry no per-step results
+  for (std::size_t g = 0; g < ghosts_.size(); ++g) {
+    write(p, first + g, g, kAllDynamic);
+    const std::size_t s = ghosts_[g].source;
+    p.key[first + g] = image_key(p.id(s), ghosts_[g].image);
+  }
+  p.n_ghost = ghosts_.size();
+}
+
+void MirrorWalls::write(Particles& p, std::size_t slot, std::size_t k, FieldSet fields) const {
+  const Ghost& g = ghosts_[k];
+  const std::size_t s = g.source;
+  std::vector<double>* pos[3] = {&p.x, &p.y, &p.z};
+  std::vector<double>* vel[3] = {&p.vx, &p.vy, &p.vz};
+  for (int a = 0; a < 3; ++a) {
+    const int d = digit(g.image, a);
+    if (fields.has(Field::Position)) {
+      const double c = (*pos[a])[s];
+      (*pos[a])[slot] = d == 1 ? c : 2.0 * (d == 0 ? lo_[a] : hi_[a]) - c;
+    }
+    if (fields.has(Field::Velocity)) {
+      const double v = (*vel[a])[s];
+      if (d == 1) {
+        (*vel[a])[slot] = v;
+      } else {
+        // The face's velocity along +axis: outward (p > 0 pushes it out) is -axis on the low face.
+        double w = 0.0;
+        if (!layers_.empty() && layers_[k][a] != kNoLayer) {
+          const double out =
+              admittance_[2 * a + (d == 0 ? 0 : 1)] * eos_.pressure(p.rho[layers_[k][a]]);
+          w = d == 0 ? -out : out;
+        }
+        (*vel[a])[slot] = 2.0 * w - v;
+      }
+    }
+  }
+  if (fields.has(Field::Density)) p.rho[slot] = p.rho[s];
+}
+
+void MirrorWalls::refresh(Particles& p, FieldSet fields) const {
+  if (resistive() && fields.has(Field::Density)) fields = fields | Field::Velocity;
+  const std::size_t first = p.n_owned + p.n_halo;
+  for (std::size_t g = 0; g < ghosts_.size(); ++g) write(p, first + g, g, fields);
+}
+
+void MirrorWalls::refresh(const Particles& p, std::vector<double>& values) const {
+  const std::size_t first = p.n_owned + p.n_halo;
+  for (std::size_t g = 0; g < ghosts_.size(); ++g) values[first + g] = values[ghosts_[g].source];
+}
+
+}  // namespace sphreverb

@@ -1,0 +1,297 @@
+#include "sphreverb/solver/simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "sphreverb/parallel/energy.hpp"
+#include "sphreverb/physics/integrator.hpp"
+#include "sphreverb/physics/kernel.hpp"
+#include "sphreverb/core/log.hpp"
+
+namespace sphreverb {
+
+namespace {
+int longest_axis(const Vec3& size) {
+  return size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
+}
+// The emitter disc set on a face of the mirror-walled room (its normal along the face's axis, its
+// centre at most one spacing from the face) is part of that wall: the particles tethered to it
+// (rest position in its extent, within h) get no image across that face (mirror_walls.hpp).
+MirrorWalls::WithoutImage piston_particles(const Scene& s, const Wall& emitter,
+                                           const Lattice& lattice, const Particles& p) {
+  const Vec3 c = emitter.shape.center, n = emitter.shape.normal;
+  bool on_face[3] = {false, false, false};
+  for (int a = 0; a < 3; ++a)
+    on_face[a] =
+        std::abs(n[a]) > 1.0 - 1e-9 &&
+        std::min(c[a] - s.room.min[a], s.room.max[a] - c[a]) <= s.fluid.spacing * (1.0 + 1e-9);
+  if (!on_face[0] && !on_face[1] && !on_face[2]) return {};
+  const double h = s.derived.h;
+  return [&p, &lattice, emitter, h, on_face](std::size_t i, int axis) {
+    if (!on_face[axis]) return false;
+    const WallProbe pr = emitter.shape.probe(lattice.site_of(p.id(i)));  // the rest position
+    return pr.in_extent && std::abs(pr.distance) < h;
+  };
+}
+
+constexpr std::int64_t kFlushEvery = 256;  // steps between receiver reductions onto rank 0
+constexpr std::int64_t kEnergyEvery = 10;  // stage-1 steps between energy checks
+}  // namespace
+
+Decomposition Decomposition::of(const Scene& s) {
+  Decomposition d;
+  const Lattice lattice = Lattice::from(s);
+  d.axis = longest_axis(s.fluid.fill_max - s.fluid.fill_min);
+  d.plane_count = air_sites_per_plane(lattice, make_walls(s), d.axis);
+  for (int k = 0; k < lattice.n[d.axis]; ++k) d.plane_pos.push_back(lattice.plane(d.axis, k));
+  d.particles = std::accumulate(d.plane_count.begin(), d.plane_count.end(), std::int64_t{0});
+  d.max_ranks = Slabs::max_ranks(d.plane_pos, d.plane_count, s.fluid.fill_min[d.axis],
+                                 s.fluid.fill_max[d.axis], s.derived.halo_width);
+  return d;
+}
+
+Simulation::Simulation(const Scene& scene, MPI_Comm comm)
+    : scene_(scene),
+      comm_(comm),
+      receivers_(scene.receivers, scene.fluid.kernel, scene.derived.h, scene.derived.particle_mass),
+      physics_(PairPhysics::from(scene)) {
+  MPI_Comm_rank(comm_, &rank_), MPI_Comm_size(comm_, &size_);
+  const Derived& d = scene_.derived;
+  decomposition_ = Decomposition::of(scene_);
+  const Decomposition& dec = decomposition_;
+  slabs_ =
+      Slabs::balanced(dec.axis, dec.plane_pos, dec.plane_count, scene_.fluid.fill_min[dec.axis],
+                      scene_.fluid.fill_max[dec.axis], size_, d.halo_width);
+  global_particles_ = dec.particles;
+  walls_ = make_walls(scene_);
+  lattice_ = Lattice::from(scene_);
+  if (d.mirror_room)
+    mirror_ = MirrorWalls(scene_.room.min, scene_.room.max, d.halo_width, d.room_admittance,
+                          make_eos(scene_.fluid), lattice_);
+  fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
+               scene_.fluid.rest_density);
+  rebuild();
+}
+
+// Rebuild (collective): drop copies, migrate, sort by cell, new halo plan, ghosts, neighbour
+// lists, tethers, receiver stencils. Post: every entry within support + skin of an owned
+// particle is present, and the lists stay valid until some particle moves skin / 2.
+void Simulation::rebuild() {
+  const Derived& d = scene_.derived;
+  p_.drop_copies();
+  migrate(p_, slabs_, comm_);
+  p_.permute_owned(NeighbourList::key_order(p_));  // lattice order: the lists' stencil
+  halo_.rebuild(p_, slabs_, d.halo_width, comm_);
+  mirror_.rebuild(p_, piston_particles(scene_, walls_.back(), lattice_, p_));
+  neighbours_.build(p_, d.halo_width);
+  tethers_ = find_tethers(
+      p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h);
+  receivers_.rebuild(p_, slabs_, rank_, d.halo_width);
+  rebuild_x_.resize(p_.n_owned), rebuild_y_.resize(p_.n_owned), rebuild_z_.resize(p_.n_owned);
+  for (std::size_t i = 0; i < p_.n_owned; ++i) {
+    rebuild_x_[i] = static_cast<float>(p_.x[i]);
+    rebuild_y_[i] = static_cast<float>(p_.y[i]);
+    rebuild_z_[i] = static_cast<float>(p_.z[i]);
+  }
+  ++rebuilds_;
+}
+
+void Simulation::refresh(FieldSet fields) {
+  halo_.refresh(p_, fields, comm_);
+  timings_.lap(Phase::Halo);
+  mirror_.refresh(p_, fields);
+  timings_.lap(Phase::Ghosts);
+}
+
+void Simulation::start_rebuild_check() {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < p_.n_owned; ++i) {
+    // The same per-particle arithmetic on every rank count.
+    const double dx = p_.x[i] - rebuild_x_[i], dy = p_.y[i] - rebuild_y_[i],
+                 dz = p_.z[i] - rebuild_z_[i];
+    const double d2 = dx * dx + dy * dy + dz * dz;
+    if (!(d2 <= worst)) worst = std::isfinite(d2) ? d2 : HUGE_VAL;  // NaN counts as "far"
+  }
+  // One reduction per step for both questions: has any particle moved half the skin, and has
+  // any rank been asked to stop. Non-blocking, so that it travels while the halo refresh does.
+  check_[0] = worst, check_[1] = stop_probe_ && stop_probe_() ? 1.0 : 0.0;
+  MPI_Iallreduce(MPI_IN_PLACE, check_, 2, MPI_DOUBLE, MPI_MAX, comm_, &check_request_);
+}
+
+bool Simulation::finish_rebuild_check() {
+  MPI_Wait(&check_request_, MPI_STATUS_IGNORE);
+  const double worst = check_[0];
+  stop_agreed_ = check_[1] > 0.0;
+  if (worst == HUGE_VAL)
+    throw CollectiveError(
+        "the simulation became unstable (a particle position is not finite); "
+        "reduce [time] cfl, the wall stiffness or the emitter deflection");
+  const double half_skin = 0.5 * scene_.derived.skin;
+  return worst > half_skin * half_skin;
+}
+
+// The hyperdiffusion filter (interactions.hpp): rho -= n dt eps c dx^3 L(L(rho)) on the owned
+// particles, n = kHyperdiffusionEvery, then the copies follow. L(rho) lives in scratch_ (free
+// between momentum loops, one value per entry), L(L(rho)) in drho (free until continuity).
+void Simulation::hyperdiffuse() {
+  scratch_.resize(p_.size());
+  compute_laplacian(p_, neighbours_, physics_, p_.rho.data(), scratch_.data());
+  timings_.lap(Phase::Density);
+  halo_.refresh(p_, scratch_, comm_);
+  timings_.lap(Phase::Halo);
+  mirror_.refresh(p_, scratch_);
+  timings_.lap(Phase::Ghosts);
+  compute_laplacian(p_, neighbours_, physics_, scratch_.data(), p_.drho.data());
+  const double k = kHyperdiffusionEvery * scene_.derived.dt * physics_.hyperdiffusion;
+  for (std::size_t i = 0; i < p_.n_owned; ++i) p_.rho[i] -= k * p_.drho[i];
+  timings_.lap(Phase::Density);
+  refresh(Field::Density);
+}
+
+EmitterState Simulation::drive(bool acoustic) {
+  EmitterState s;
+  if (!acoustic) return s;
+  if (rank_ == 0) s = emitter_.at(acoustic_step_);
+  double buf[2] = {s.shift, s.speed};
+  MPI_Bcast(buf, 2, MPI_DOUBLE, 0, comm_);
+  ++acoustic_step_;
+  return {buf[0], buf[1]};
+}
+
+// One step of the staggered leap-frog (integrator.hpp). On entry the owned particles hold x^n,
+// rho^n and v^{n-1/2}, and halo copies and ghosts agree with them.
+void Simulation::step(bool acoustic) {
+  const Derived& d = scene_.derived;
+  const double dx = scene_.fluid.spacing;
+  timings_.start();
+  const std::int64_t n = acoustic ? acoustic_step_ : run_.stage1_steps;  // restored by restarts
+  if (physics_.hyperdiffusion > 0.0 && n % kHyperdiffusionEvery == 0) hyperdiffuse();
+  const EmitterState e = drive(acoustic);  // the disc at t^n
+  timings_.lap(Phase::Emitter);
+
+  compute_momentum(p_, neighbours_, physics_, scratch_);  // pressure + viscosity: a^n
+  add_tether_forces(p_, tethers_, walls_, e.shift, e.speed, dx * dx, d.particle_mass, d.dt);
+  timings_.lap(Phase::Forces);
+  kick(p_, d.dt, acoustic ? 0.0 : scene_.equilibrium.damping);  // v^{n+1/2}
+  timings_.lap(Phase::Integration);
+  refresh(Field::Velocity);
+
+  compute_continuity(p_, neighbours_, physics_);  // drho/dt with v^{n+1/2}
+  timings_.lap(Phase::Density);
+  compress_and_drift(p_, d.dt);  // rho^{n+1}, x^{n+1}
+  timings_.lap(Phase::Integration);
+
+  // The halo refresh runs while the rebuild check's reduction is in flight; when a rebuild is
+  // due it was not needed (rebuild() drops the copies), but it costs less than waiting.
+  start_rebuild_check();
+  timings_.lap(Phase::Neighbours);
+  refresh(Field::Position | Field::Density);
+  if (finish_rebuild_check()) rebuild();
+  timings_.lap(Phase::Neighbours);
+}
+
+StageStats Simulation::equilibrate() {
+  const EquilibriumSpec& eq = scene_.equilibrium;
+  StageStats st;
+  if (run_.stage == 1) {
+    const double unit = eq.energy * 0x1p-20;
+    Progress progress("stage 1 (equilibrium)", eq.max_steps, global_particles_, scene_.derived.dt,
+                      scene_.output.progress_every);
+    // E is checked every kEnergyEvery steps, and stage 1 ends at the first check where it is
+    // below the threshold and not rising: E = 0 at rest says nothing until forces have acted.
+    // The loop's state lives in run_ so that a checkpoint taken in after_step_ continues it.
+    while (!(run_.energy < eq.energy && run_.energy <= run_.previous_energy)) {
+      if (run_.stage1_steps >= eq.max_steps && run_.stage1_steps > 0) {
+        std::ostringstream msg;
+        msg << "equilibrium not reached: kinetic energy " << run_.energy << " J after "
+            << run_.stage1_steps << " steps, threshold [equilibrium] energy = " << eq.energy
+            << " J; raise [equilibrium] max_steps or damping, or the threshold";
+        throw EquilibriumError(msg.str());
+      }
+      step(false);
+      ++run_.stage1_steps;
+      if (run_.stage1_steps % kEnergyEvery == 0 || run_.stage1_steps == eq.max_steps) {
+        run_.previous_energy = run_.energy;
+        run_.energy = kinetic_energy(p_, scene_.derived.particle_mass, unit, comm_);
+      }
+      progress.update(run_.stage1_steps);
+      if (after_step_) after_step_();
+    }
+    run_.stage1_wall_seconds += progress.elapsed();
+    run_.stage = 2;
+    logger("sim")->info("stage 1: equilibrium after {} steps, kinetic energy {:.3g} J < {:.3g} J",
+                        run_.stage1_steps, run_.energy, eq.energy);
+  }
+  st.steps = run_.stage1_steps;
+  st.final_energy = run_.energy;
+  st.wall_seconds = run_.stage1_wall_seconds;
+  return st;
+}
+
+StageStats Simulation::record(const Signal& input) {
+  const Derived& d = scene_.derived;
+  if (rank_ == 0) {
+    emitter_ = EmitterDrive(input, scene_.emitter.drive, scene_.emitter.deflection, d.dt,
+                            scene_.emitter.highpass);
+    if (acoustic_step_ > 0) emitter_.resume(emitter_resume_);  // continuing an imported state
+  }
+  run_.stage = 2;
+  Progress progress("stage 2 (acoustic)", d.steps, global_particles_, d.dt,
+                    scene_.output.progress_every, acoustic_step_);
+  if (!run_.reference_taken) {
+    receivers_.measure(p_);  // the reference at t = 0 (seed: before the emitter moves)
+    run_.reference_taken = true;
+  }
+  // energy.csv covers the steps this process runs (a restart starts its own series).
+  const FluidSpec& f = scene_.fluid;
+  const auto record_energy = [&](std::int64_t n) {
+    if (scene_.output.energy && n % d.substeps == 0)
+      energy_.push_back(acoustic_energy(p_, d.particle_mass, f.rest_density, f.sound_speed,
+                                        static_cast<double>(n) * d.dt, comm_));
+  };
+  energy_.clear();
+  record_energy(acoustic_step_);
+  StageStats st;
+  timings_.reset();  // the phases of stage 2 only (of this process: a restart counts its own)
+  const std::int64_t first = acoustic_step_;  // 0, or where an imported state stood
+  for (std::int64_t n = first; n < d.steps; ++n) {
+    step(true);
+    receivers_.measure(p_);
+    record_energy(n + 1);
+    if ((n + 1) % kFlushEvery == 0 || n + 1 == d.steps) receivers_.flush(comm_);
+    timings_.lap(Phase::Receivers);
+    progress.update(n + 1);
+    if (after_step_) after_step_();
+  }
+  if (first >= d.steps) receivers_.flush(comm_);
+  st.steps = d.steps;
+  st.steps_run = std::max<std::int64_t>(0, d.steps - first);
+  st.wall_seconds = progress.elapsed();
+  return st;
+}
+
+std::vector<std::int64_t> Simulation::particles_per_rank() const {
+  std::int64_t mine = static_cast<std::int64_t>(p_.n_owned);
+  std::vector<std::int64_t> all(size_);
+  MPI_Allgather(&mine, 1, MPI_INT64_T, all.data(), 1, MPI_INT64_T, comm_);
+  return all;
+}
+
+double Simulation::neighbours_per_particle() const {
+  const double r2 = scene_.derived.support * scene_.derived.support;
+  double count[2] = {0.0, static_cast<double>(p_.n_owned)};
+  std::vector<std::uint32_t> list;
+  for (std::size_t i = 0; i < p_.n_owned; ++i) {
+    neighbours_.neighbours(i, list);
+    for (std::uint32_t j : list) {
+      const Vec3 r = p_.position(i) - p_.position(j);
+      if (dot(r, r) < r2) count[0] += 1.0;
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, count, 2, MPI_DOUBLE, MPI_SUM, comm_);
+  return count[1] > 0 ? count[0] / count[1] : 0.0;
+}
+
+}  // namespace sphreverb
