@@ -5,6 +5,8 @@ packages=(
   build-essential cmake pkg-config
   libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libboost-program-options-dev
   libsndfile1-dev libspdlog-dev libgtest-dev
+  # resampling of input WAVs to the run's sample rate
+  libsoxr-dev
   python3-numpy python3-scipy python3-matplotlib python3-h5py
   # checkpoints in ParaView (tests, postproc/render_snapshot.py) and headless rendering
   python3-paraview xvfb

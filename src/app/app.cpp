@@ -18,7 +18,9 @@
 #include "sphreverb/physics/material.hpp"
 #include "sphreverb/io/output.hpp"
 #include "sphreverb/config/scene.hpp"
-#include "sphreverb/audio/signal.hpp"
+#include "sphreverb/audio/resample.hpp"
+#include "sphreverb/audio/test_signals.hpp"
+#include "sphreverb/audio/wav.hpp"
 #include "sphreverb/solver/simulation.hpp"
 #include "sphreverb/solver/simulation_state.hpp"
 #include "sphreverb/io/snapshot.hpp"
@@ -59,7 +61,7 @@ Signal load_input(const Scene& s) {
   const double rate = s.time.sample_rate, duration = s.time.duration;
   if (e.input == "impulse") return make_impulse(rate, duration);
   if (e.input == "sweep") return make_sweep(rate, duration, 20.0, std::min(20000.0, 0.45 * rate));
-  Signal in = read_wav(e.input);
+  Signal in = read_wav(e.input, "[emitter] input");
   if (in.rate != rate) {
     logger("io")->info("input {}: resampling {} Hz -> {} Hz", e.input, in.rate, rate);
     in = resample(in, rate);

@@ -7,7 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sphreverb/audio/signal.hpp"
+#include "sphreverb/audio/filters.hpp"
+#include "sphreverb/audio/normalize.hpp"
+#include "sphreverb/audio/wav.hpp"
 
 namespace sphreverb {
 

@@ -1,9 +1,27 @@
 #include "sphreverb/model/emitter.hpp"
 
+#include <algorithm>
 #include <numbers>
 #include <stdexcept>
 
 namespace sphreverb {
+namespace {
+
+// Value of the signal at time t (s) by linear interpolation between samples; 0 outside
+// [0, (n-1)/rate] (and for NaN t). The drive's sub-sample interpolation.
+double sample_at(const Signal& s, double t) {
+  const std::size_t n = s.samples.size();
+  if (n == 0 || !(s.rate > 0.0)) return 0.0;
+  const double last = static_cast<double>(n - 1);
+  if (!(t >= 0.0) || t > last / s.rate) return 0.0;
+  const double x = std::min(t * s.rate, last);
+  const auto i = static_cast<std::size_t>(x);
+  if (i + 1 >= n) return s.samples[n - 1];
+  const double frac = x - static_cast<double>(i);
+  return s.samples[i] + frac * (s.samples[i + 1] - s.samples[i]);
+}
+
+}  // namespace
 
 EmitterDrive::EmitterDrive(Signal input, Drive drive, double deflection, double dt, double highpass)
     : input_(std::move(input)),

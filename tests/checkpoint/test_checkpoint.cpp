@@ -15,7 +15,7 @@
 #include "sphreverb/io/checkpoint.hpp"
 #include "sphreverb/core/errors.hpp"
 #include "sphreverb/config/scene.hpp"
-#include "sphreverb/audio/signal.hpp"
+#include "sphreverb/audio/test_signals.hpp"
 #include "sphreverb/solver/simulation.hpp"
 #include "sphreverb/solver/simulation_state.hpp"
 

@@ -14,7 +14,7 @@
 #include "sphreverb/parallel/energy.hpp"
 #include "sphreverb/parallel/halo.hpp"
 #include "sphreverb/config/scene.hpp"
-#include "sphreverb/audio/signal.hpp"
+#include "sphreverb/audio/test_signals.hpp"
 #include "sphreverb/solver/simulation.hpp"
 
 namespace sphreverb {

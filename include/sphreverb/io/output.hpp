@@ -33,7 +33,7 @@ struct GroupOutput {
 // The per-step densities of `receivers` (steps + 1 records at the step rate sample_rate *
 // substeps) become audio: deflection from the t = 0 reference, low-passed at f_max by a causal
 // 4th-order Butterworth (if f_max < 0.45 sample_rate), then anti-alias filtered at 0.45
-// sample_rate and decimated to the sample rate (signal.hpp).
+// sample_rate and decimated to the sample rate (audio/filters.hpp).
 std::vector<ReceiverOutput> write_receiver_wavs(const Scene& scene, const Receivers& receivers,
                                                 const std::string& dir);
 

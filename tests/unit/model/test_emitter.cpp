@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sphreverb/audio/test_signals.hpp"
 #include "sphreverb/model/emitter.hpp"
 
 namespace sphreverb {
