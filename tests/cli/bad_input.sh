@@ -55,6 +55,8 @@ case_ empty_scene 2 "empty.ini" 1 run "$work/empty.ini"
 echo "not a wav" > "$work/text.wav"
 stale=1 case_ bad_wav 2 "text.wav" 2 run "$base" --emitter.input "$work/text.wav"
 case_ missing_wav 2 "missing.wav" 1 run "$base" --emitter.input "$work/missing.wav"
+/usr/bin/python3 -c 'import sys, numpy as n, scipy.io.wavfile as w; x = n.zeros(480, n.float32); x[123] = n.nan; w.write(sys.argv[1], 48000, x)' "$work/nan.wav"
+case_ nan_wav 2 "[emitter] input = $work/nan.wav: sample 123 is NaN" 1 run "$base" --emitter.input "$work/nan.wav"
 case_ unknown_override 2 "fluid.colour" 1 run "$base" --fluid.colour 3
 case_ override_without_value 2 "time.duration" 1 run "$base" --time.duration
 stale=1 case_ too_many_ranks 2 "at most 2 ranks" 4 run "$base" --room.max "0.105 0.09 0.09" \
