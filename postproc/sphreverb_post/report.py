@@ -497,7 +497,8 @@ def receiver_html(name, path, x, rate, f_max, model):
                        for i, (uri, cap) in enumerate(figs))
     peak = float(np.max(np.abs(x)))
     octaves = [r["band"] for r in rows if r["fc"] is not None]
-    return (f"<section class='receiver' id='receiver-{esc(name)}'><h2>Receiver {esc(name)}</h2>"
+    return (f"<section class='receiver' id='receiver-{esc(name)}' "
+            f"data-onset-s='{meta['onset_s']!r}'><h2>Receiver {esc(name)}</h2>"
             f"<p class='note'>{esc(os.path.basename(path))}: {len(x)} samples at {rate} Hz "
             f"({1000 * len(x) / rate:.1f} ms), peak {peak:.3g} Pa, ISO 3382-1 onset at "
             f"{1000 * meta['onset_s']:.2f} ms.</p>"
