@@ -230,10 +230,10 @@ def band_flags(b, f_max, model, row):
         flags.append("decay range insufficient")
     if any("B*T" in reasons.get(k, "") for k in ("EDT", "T20", "T30")):
         flags.append("B·T < 16")
-    by_reason = {}
+    by_reason = {}     # parameters that failed for the same reasons share one note
     for k, _, _ in TABLE_PARAMS:
-        for why in reasons[k].split("; ") if k in reasons else ():
-            by_reason.setdefault(why, []).append(k)
+        if k in reasons:
+            by_reason.setdefault(reasons[k].replace("; ", ", "), []).append(k)
     notes += [f"{', '.join(keys)}: {why}" for why, keys in by_reason.items()]
     if b.get("fc_hz") is not None:
         if b["f_hi_hz"] > f_max:
@@ -326,7 +326,8 @@ def receiver_figures(x, y, rate, f_max, model, rows, onset):
     figs.append((png_data_uri(fig), "Schroeder backward integrals per octave (ISO 3382-1; "
                  "Lundeby truncation with the tail's energy compensated), from the broadband "
                  "onset. T20 and T30 are fitted to −5…−25 dB and −5…−35 dB of these "
-                 "curves."))
+                 "curves. A curve that levels off and drops at the end met the record's floor "
+                 "(or its end) before any stationary noise: only the part above is a decay."))
     return figs
 
 
@@ -429,6 +430,11 @@ def materials_html(model):
     body = []
     for name, (faces, a, source) in model["materials"].items():
         where = ", ".join(faces)
+        if source == "rigid":
+            body.append(f"<tr><td class='l'>{esc(name)}</td><td class='l'>{esc(where)}</td>"
+                        f"<td class='l'>rigid: α = 0</td>"
+                        f"{''.join('<td>0</td>' for _ in octave.NOMINAL)}</tr>")
+            continue
         if a is None:
             body.append(f"<tr><td class='l'>{esc(name)}</td><td class='l'>{esc(where)}</td>"
                         f"<td class='l' colspan='{len(octave.NOMINAL) + 1}'>{esc(source)}"
