@@ -10,6 +10,8 @@ packages=(
   python3-numpy python3-scipy python3-matplotlib python3-h5py
   # checkpoints in ParaView (tests, postproc/render_snapshot.py) and headless rendering
   python3-paraview xvfb
+  # the run report rendered headless in its test (postproc/tests/test_report.py)
+  chromium
   # a one-node Slurm for testing jobs/ (scripts/slurm_local.sh)
   slurmctld slurmd slurm-client munge
 )

@@ -317,8 +317,10 @@ def _clean(v):
     return v
 
 
-def analyse(x, rate, bands=octave.NOMINAL, broadband=True):
+def analyse(x, rate, bands=octave.NOMINAL, broadband=True, onset=None):
     """Parameters of a mono impulse response ``x`` in each octave band (and broadband).
+
+    ``onset`` (sample index) sets t = 0; by default it is ``onset_index`` of ``x``.
 
     Returns (results, meta): results maps "125" ... "4000" (and "broadband") to the dict of
     band_parameters plus fc_hz, f_lo_hz, f_hi_hz; bands that do not fit below 0.45 fs are
@@ -329,7 +331,9 @@ def analyse(x, rate, bands=octave.NOMINAL, broadband=True):
     if x.ndim != 1 or x.size < 16:
         raise ValueError("need a mono record of at least 16 samples")
     x = x - x.mean()
-    i0 = onset_index(x)
+    i0 = onset_index(x) if onset is None else int(onset)
+    if not 0 <= i0 < x.size:
+        raise ValueError(f"onset {i0} outside the record (0 to {x.size - 1})")
     results, skipped = {}, []
     for nom in bands:
         if not octave.fits(nom, rate):

@@ -1,0 +1,600 @@
+"""One self-contained HTML page of a run: ``OUT/report.html``.
+
+    python3 -m sphreverb_post report OUT [--output FILE]
+
+The page holds the scene facts from ``OUT/summary.json`` (room, materials and their absorption,
+particles, spacing, f_max, substeps, steps, wall time, particle-steps/s, ranks, versions) and, for
+each receiver ``OUT/NAME.raw.wav`` (float, pascals): the waveform, the spectrum with the
+rigid-box modes f = (c/2) sqrt((nx/Lx)^2 + (ny/Ly)^2 + (nz/Lz)^2) marked when the scene has a
+[room] box, a spectrogram, the Schroeder energy decay curves per octave, and the ISO 3382-1
+table (T20, T30, EDT, C80, D50, Ts; iso3382.py) for the octaves whose centre lies below f_max,
+with validity flags and the Sabine and Eyring estimates (room.py) of each octave.
+
+Before any analysis the record is high-passed at 20 Hz (Butterworth, 4th order, run forward and
+backward: zero phase, combined magnitude the square of the 4th-order one, -6 dB at 20 Hz): a
+sealed box's pressure carries a sub-audio swing (the emitter's net volume displacement) that
+otherwise dominates the waveform, the onset and the low octaves.
+
+Sabine and Eyring use the box's volume and surface, the area-weighted mean random-incidence
+absorption of its six faces and c = [fluid] sound_speed. Each face's normal-incidence absorption
+is the wall model's value at the octave centres from summary.json (``model_absorption_at_bands``;
+the configured ``absorption`` when the model's is absent; 0 for rigid), converted to random
+incidence with Paris' formula for a real normalised impedance zeta >= 1 (Kuttruff, Room
+Acoustics, Eq. 2.42; docs/theory/walls.md): alpha_n = 1 - ((zeta-1)/(zeta+1))^2,
+alpha_st = (8/zeta^2) [zeta - 2 ln(1+zeta) + zeta/(1+zeta)]. Obstacles, the emitter disc and air
+absorption are not counted.
+
+Figures are PNGs embedded as base64 data URIs; the page loads nothing else. On load, a one-line
+script writes ``N/M`` (figures decoded / figures) into the body's ``data-figures`` attribute.
+Exit status: 0 written, 2 bad input (missing or unreadable summary.json or receiver file).
+"""
+import argparse
+import base64
+import html
+import io
+import json
+import os
+import sys
+
+import numpy as np
+from scipy import signal
+
+from sphreverb_post import iso3382, octave, plots, room
+from sphreverb_post.audio import InputError, read_mono
+
+HIGHPASS_HZ = 20.0
+HIGHPASS_ORDER = 4
+FACES = ("x_min", "x_max", "y_min", "y_max", "z_min", "z_max")
+TABLE_PARAMS = (("T20", "T20 (s)", 3), ("T30", "T30 (s)", 3), ("EDT", "EDT (s)", 3),
+                ("C80", "C80 (dB)", 1), ("D50", "D50", 3), ("Ts", "Ts (ms)", 1))
+BAND_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+
+
+# ----------------------------------------------------------------------------- signal
+
+
+def highpass(x, rate, f_cut=HIGHPASS_HZ, order=HIGHPASS_ORDER):
+    """Zero-phase Butterworth high-pass of ``x`` (same length): order ``order`` run forward and
+    backward (scipy sosfiltfilt), so the combined magnitude is |H|^2, -6 dB at ``f_cut`` Hz.
+
+    The record is zero-padded by 4 periods of ``f_cut`` on both sides before filtering (the
+    filter's ringing is not folded back by edge padding), then cropped.
+    """
+    sos = signal.butter(order, f_cut, btype="highpass", output="sos", fs=rate)
+    pad = int(np.ceil(4.0 * rate / f_cut))
+    xp = np.concatenate([np.zeros(pad), np.asarray(x, dtype=np.float64), np.zeros(pad)])
+    return signal.sosfiltfilt(sos, xp, padtype=None)[pad:pad + len(x)]
+
+
+def arrival_onset(x, rate, f_cut=HIGHPASS_HZ, order=HIGHPASS_ORDER):
+    """Sample index of t = 0: the ISO 3382-1 onset (iso3382.onset_index) of ``x`` high-passed
+    causally (the same Butterworth, forward only).
+
+    A causal filter leaves the silence before the direct sound silent; the zero-phase one
+    spreads the sub-audio swing ahead of it (by half the swing's step at the arrival), which the
+    20 dB rule would take for the start of the response.
+    """
+    sos = signal.butter(order, f_cut, btype="highpass", output="sos", fs=rate)
+    return iso3382.onset_index(signal.sosfilt(sos, np.asarray(x, dtype=np.float64)))
+
+
+def decay_curves(x, rate, bands, onset):
+    """Schroeder curves of ``x`` from sample ``onset``, as iso3382.analyse computes them
+    (zero-phase octave filter, Lundeby truncation and compensation) for the octaves ``bands``
+    (nominal Hz) and, under the key None, for the broadband record.
+    Returns {nominal or None: (t s from the onset, level dB)}."""
+    x = np.asarray(x, dtype=np.float64) - np.mean(x)
+    curves = {}
+    for nom in list(bands) + [None]:
+        if nom is None:
+            pre, y = 0, x[onset:]
+        else:
+            f1, _, f2 = octave.band_edges(nom)
+            pre = int(round(iso3382.PRE_ONSET_BANDWIDTHS / (f2 - f1) * rate))
+            y = octave.filter_band(np.concatenate([np.zeros(pre), x]), nom, rate)[onset:]
+        e = y ** 2
+        dec = iso3382.EnergyDecay(e, rate, iso3382.lundeby(e, rate))
+        level = dec.schroeder_db()[pre:]
+        curves[nom] = (np.arange(len(level)) / rate, level)
+    return curves
+
+
+# ----------------------------------------------------------------------------- scene
+
+
+def parse_scene(text, overrides=None):
+    """The scene text as {section: {key: value string}}, ``#`` comments removed, then the
+    ``SECTION.KEY`` overrides applied (the section is all before the last dot)."""
+    scene, section = {}, ""
+    for raw in (text or "").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+            scene.setdefault(section, {})
+        elif "=" in line:
+            key, value = (s.strip() for s in line.split("=", 1))
+            scene.setdefault(section, {})[key] = value
+    for name, value in (overrides or {}).items():
+        section, _, key = name.rpartition(".")
+        scene.setdefault(section, {})[key] = str(value)
+    return scene
+
+
+def floats(value):
+    return [float(v) for v in value.split()]
+
+
+def random_incidence(alpha_n):
+    """Paris' random-incidence absorption of a locally reacting wall with the real normalised
+    impedance zeta >= 1 whose normal-incidence absorption is ``alpha_n`` (0 stays 0)."""
+    a = np.clip(np.asarray(alpha_n, dtype=float), 0.0, 1.0)
+    r = np.sqrt(1.0 - a)
+    out = np.zeros_like(a)
+    ok = a > 0.0
+    zeta = (1.0 + r[ok]) / np.maximum(1.0 - r[ok], 1e-300)
+    out[ok] = 8.0 / zeta ** 2 * (zeta - 2.0 * np.log1p(zeta) + zeta / (1.0 + zeta))
+    return out
+
+
+def material_alpha(name, materials):
+    """(alpha_n at the six octaves, what it is) of material ``name``; None if unknown."""
+    if name == "rigid":
+        return np.zeros(len(octave.NOMINAL)), "rigid"
+    m = materials.get(name)
+    if m is None:
+        return None, "not in summary.json"
+    for key, what in (("model_absorption_at_bands", "wall model"), ("absorption", "configured")):
+        if m.get(key) is not None:
+            a = np.atleast_1d(np.asarray(m[key], dtype=float))
+            if a.size == 1:
+                a = np.full(len(octave.NOMINAL), a[0])
+            if a.size == len(octave.NOMINAL):
+                return a, what
+    return None, "no absorption given"
+
+
+def room_model(summary):
+    """The box and its diffuse-field estimates from summary.json; None without a [room].
+
+    Returns a dict: dims (m), V (m^3), S (m^2), c (m/s), faces [(face, material, area)],
+    materials {name: (faces, alpha_n or None, source)}, alpha_st (mean random-incidence
+    absorption per octave, None if a face's material is unknown), sabine and eyring (s per
+    octave; inf where the mean absorption is 0, None if unknown).
+    """
+    scene = parse_scene(summary.get("scene", ""), summary.get("scene_overrides"))
+    r = scene.get("room")
+    if not r or "min" not in r or "max" not in r:
+        return None
+    lo, hi = np.array(floats(r["min"])), np.array(floats(r["max"]))
+    dims = hi - lo
+    V, S = room.box_volume_area(*dims)
+    c = float(scene.get("fluid", {}).get("sound_speed", 343.0))
+    areas = (dims[1] * dims[2],) * 2 + (dims[0] * dims[2],) * 2 + (dims[0] * dims[1],) * 2
+    default = r.get("material", "rigid")
+    faces = [(f, r.get("material_" + f, default), a) for f, a in zip(FACES, areas)]
+    materials = {}
+    for f, name, _ in faces:
+        if name not in materials:
+            a, source = material_alpha(name, summary.get("materials", {}))
+            materials[name] = ([], a, source)
+        materials[name][0].append(f)
+    known = all(materials[name][1] is not None for _, name, _ in faces)
+    out = dict(dims=dims, V=V, S=S, c=c, faces=faces, materials=materials, alpha_st=None,
+               sabine=None, eyring=None)
+    if known:
+        mean = sum(area * random_incidence(materials[name][1]) for _, name, area in faces) / S
+        out["alpha_st"] = mean
+        out["sabine"] = [float(room.sabine(V, S, a, c)) if a > 0 else np.inf for a in mean]
+        out["eyring"] = [float(room.eyring(V, S, a, c)) if 0 < a < 1 else
+                         (np.inf if a <= 0 else None) for a in mean]
+    return out
+
+
+# ----------------------------------------------------------------------------- analysis
+
+
+def analyse_receiver(x, rate, f_max, model):
+    """ISO 3382-1 table rows of the high-passed record: octaves with centre below ``f_max``,
+    then the broadband record (t = 0 at ``arrival_onset``). Returns (high-passed record, rows,
+    iso3382 meta). Each row: band, fc, params (iso3382 dict), flags [str], notes
+    [str] (why a value failed its check), sabine, eyring, schroeder_hz."""
+    y = highpass(x, rate)
+    res, meta = iso3382.analyse(y, rate, onset=arrival_onset(x, rate))
+    rows = []
+    for i, nom in enumerate(octave.NOMINAL):
+        b = res.get(str(nom))
+        if b is None or not b["fc_hz"] < f_max:
+            continue
+        row = {"band": str(nom), "fc": b["fc_hz"], "params": b, "flags": [], "notes": [],
+               "sabine": None, "eyring": None, "schroeder_hz": None}
+        if model is not None and model["sabine"] is not None:
+            row["sabine"], row["eyring"] = model["sabine"][i], model["eyring"][i]
+        row["flags"], row["notes"] = band_flags(b, f_max, model, row)
+        rows.append(row)
+    b = res["broadband"]
+    row = {"band": "broadband", "fc": None, "params": b, "sabine": None, "eyring": None,
+           "schroeder_hz": None}
+    row["flags"], row["notes"] = band_flags(b, f_max, None, row)
+    rows.append(row)
+    return y, rows, meta
+
+
+def band_flags(b, f_max, model, row):
+    """Short flags of a band and the notes behind them; sets row["schroeder_hz"]."""
+    flags, notes = [], []
+    reasons = b["reason"]
+    if any("does not reach" in reasons.get(k, "") or "peak-to-noise" in reasons.get(k, "")
+           for k in ("EDT", "T20", "T30")):
+        flags.append("decay range insufficient")
+    if any("B*T" in reasons.get(k, "") for k in ("EDT", "T20", "T30")):
+        flags.append("B·T < 16")
+    by_reason = {}     # parameters that failed for the same reasons share one note
+    for k, _, _ in TABLE_PARAMS:
+        if k in reasons:
+            by_reason.setdefault(reasons[k].replace("; ", ", "), []).append(k)
+    notes += [f"{', '.join(keys)}: {why}" for why, keys in by_reason.items()]
+    if b.get("fc_hz") is not None:
+        if b["f_hi_hz"] > f_max:
+            flags.append("above f_max")
+            notes.append(f"the band's upper edge {b['f_hi_hz']:.0f} Hz lies above f_max = "
+                         f"{f_max:.0f} Hz (the record is low-passed there)")
+        if model is not None:
+            T = row.get("eyring")
+            if T is None or not np.isfinite(T):
+                T = b["T30"] or b["T20"]
+            if T:
+                fs_ = float(room.schroeder_frequency(T, model["V"]))
+                row["schroeder_hz"] = fs_
+                if b["fc_hz"] < fs_:
+                    flags.append("below Schroeder frequency")
+    return flags, notes
+
+
+# ----------------------------------------------------------------------------- figures
+
+
+def _figure(width=6.0, height=3.6):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(width, height))
+    return fig, ax
+
+
+def png_data_uri(fig, dpi=100):
+    import matplotlib.pyplot as plt
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png", dpi=dpi)
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def receiver_figures(x, y, rate, f_max, model, rows, onset):
+    """[(data URI, caption)] of one receiver: waveform, spectrum, spectrogram, octave EDCs."""
+    figs = []
+    fig, ax = _figure()
+    t = 1000.0 * np.arange(len(x)) / rate
+    ax.plot(t, x, color="0.75", lw=0.6, label="raw")
+    plots.waveform(ax, y, rate)
+    ax.lines[-1].set_label(f"{HIGHPASS_HZ:g} Hz high-pass")
+    ax.axvline(1000.0 * onset / rate, color="k", ls=":", lw=0.8, label="onset (t = 0 below)")
+    ax.set(ylabel="pressure (Pa)", title="waveform")
+    ax.legend(fontsize=7, loc="upper right")
+    figs.append((png_data_uri(fig), "Pressure at the receiver: the raw record (grey) and after "
+                 f"the zero-phase {HIGHPASS_HZ:g} Hz high-pass that every analysis below uses; "
+                 "dotted: the ISO 3382-1 onset (first sample within 20 dB of the peak, found on "
+                 "the causally high-passed record)."))
+
+    fig, ax = _figure()
+    box = tuple(model["dims"]) if model is not None else None
+    c = model["c"] if model is not None else 343.0
+    marked = plots.spectrum(ax, y, rate, box, c, min(f_max, 0.5 * rate), max_modes=200)
+    ax.set_ylabel("level (dB re max)")
+    cap = f"Magnitude spectrum of the high-passed record up to f_max = {f_max:.0f} Hz."
+    if marked:
+        cap += (f" Dashed red: the {len(marked)} rigid-box modes f = (c/2)√((n_x/L_x)² + "
+                f"(n_y/L_y)² + (n_z/L_z)²) up to f_max (c = {c:g} m/s; lowest "
+                f"{marked[0][0]:.0f} Hz {marked[0][1]}).")
+    figs.append((png_data_uri(fig), cap))
+
+    fig, ax = _figure()
+    plots.spectrogram(ax, y, rate, min(1.5 * f_max, 0.5 * rate))
+    fig.colorbar(ax.collections[-1], ax=ax, label="level (dB re max)")
+    ax.axhline(f_max, color="w", ls=":", lw=0.8)
+    figs.append((png_data_uri(fig), "Spectrogram of the high-passed record (Hann frames, 75 % "
+                 f"overlap); dotted white line: f_max = {f_max:.0f} Hz."))
+
+    fig, ax = _figure()
+    bands = [int(r["band"]) for r in rows if r["band"] != "broadband"]
+    curves = decay_curves(y, rate, bands, onset)
+    low = 0.0
+    for k, nom in enumerate(bands):
+        t, L = curves[nom]
+        ax.plot(1000.0 * t, L, lw=1.1, color=BAND_COLOURS[k % len(BAND_COLOURS)],
+                label=f"{nom} Hz")
+        low = min(low, L.min())
+    t, L = curves[None]
+    ax.plot(1000.0 * t, L, color="0.3", ls="--", lw=0.9, label="broadband")
+    low = min(low, L.min())
+    ax.set(xlabel="time after onset (ms)", ylabel="energy decay (dB)",
+           title="Schroeder energy decay curves", ylim=(max(low, -80.0) - 2.0, 2.0))
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    figs.append((png_data_uri(fig), "Schroeder backward integrals per octave (ISO 3382-1; "
+                 "Lundeby truncation with the tail's energy compensated), from the broadband "
+                 "onset. T20 and T30 are fitted to −5…−25 dB and −5…−35 dB of these "
+                 "curves. A curve that levels off and drops at the end met the record's floor "
+                 "(or its end) before any stationary noise: only the part above is a decay."))
+    return figs
+
+
+# ----------------------------------------------------------------------------- HTML
+
+CSS = """
+body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 0; background: #f4f5f7;
+       color: #1d2330; }
+header { background: #24344d; color: #fff; padding: 18px 32px; }
+header h1 { margin: 0 0 4px 0; font-size: 24px; }
+header p { margin: 0; color: #c9d3e3; font-size: 13px; }
+main { max-width: 1180px; margin: 0 auto; padding: 8px 24px 32px 24px; }
+section { background: #fff; border-radius: 6px; padding: 12px 20px 16px 20px; margin: 16px 0;
+          box-shadow: 0 1px 3px rgba(0,0,0,0.12); }
+h2 { font-size: 19px; margin: 6px 0 10px 0; color: #24344d; }
+h3 { font-size: 15px; margin: 14px 0 6px 0; color: #24344d; }
+table { border-collapse: collapse; font-size: 13px; margin: 4px 0 8px 0; }
+th, td { border-bottom: 1px solid #dde1e8; padding: 4px 10px; text-align: right; }
+th { background: #eef1f6; font-weight: 600; }
+td.l, th.l { text-align: left; }
+table.facts td:first-child { text-align: left; color: #4a5568; }
+table.facts td:nth-child(2) { text-align: left; }
+.cols { display: flex; gap: 24px; flex-wrap: wrap; align-items: flex-start; }
+.invalid { color: #9aa3b1; }
+.flag { display: inline-block; background: #fde8cf; color: #8a4b08; border-radius: 3px;
+        padding: 0 5px; margin: 1px 2px; font-size: 11px; white-space: nowrap; }
+.grid { display: grid; grid-template-columns: 1fr 1fr; gap: 14px; }
+figure { margin: 0; }
+figure img { width: 100%; height: auto; border: 1px solid #e2e6ec; }
+figcaption { font-size: 12px; color: #4a5568; margin-top: 3px; }
+p.note, ul.notes { font-size: 12px; color: #4a5568; }
+ul.notes { margin: 4px 0; padding-left: 20px; }
+pre { font-size: 11px; background: #f6f8fa; padding: 8px; overflow-x: auto; }
+"""
+
+
+def esc(v):
+    return html.escape(str(v))
+
+
+def fmt(v, digits=3, scale=1.0):
+    if v is None or (isinstance(v, float) and not np.isfinite(v)):
+        return "∞" if isinstance(v, float) and np.isinf(v) else "—"
+    return f"{v * scale:.{digits}f}"
+
+
+def kv_table(rows, cls="facts"):
+    body = "".join(f"<tr><td>{esc(k)}</td><td>{v}</td></tr>" for k, v in rows)
+    return f'<table class="{cls}">{body}</table>'
+
+
+def facts_rows(summary, out_dir, model):
+    d = summary.get("derived", {})
+    scene = parse_scene(summary.get("scene", ""), summary.get("scene_overrides"))
+    fluid, time = scene.get("fluid", {}), scene.get("time", {})
+    ranks = summary.get("ranks")
+    rate = float(time.get("sample_rate", 0) or 0)
+    pss = summary.get("particle_steps_per_second")
+    rows = [("scene", esc(summary.get("scene_path", "?"))),
+            ("overrides", esc(", ".join(f"{k} = {v}" for k, v in
+                                        summary.get("scene_overrides", {}).items()) or "none"))]
+    if model is not None:
+        L = model["dims"]
+        rows.append(("room (box)", f"{L[0]:g} × {L[1]:g} × {L[2]:g} m; V = {model['V']:.4g} "
+                                   f"m³, S = {model['S']:.4g} m²"))
+    else:
+        rows.append(("room", "no [room] box in the scene"))
+    rows += [
+        ("walls", esc(d.get("room_walls", "—"))),
+        ("particles", f"{summary.get('particles', 0):,}".replace(",", " ")),
+        ("spacing dx", f"{float(fluid['spacing']) * 1000:g} mm" if "spacing" in fluid else "—"),
+        ("smoothing length h", f"{d['h_m'] * 1000:g} mm" if "h_m" in d else "—"),
+        ("sound speed c", f"{fluid.get('sound_speed', '—')} m/s"),
+        ("f_max (highest usable frequency)",
+         f"{d.get('f_max_Hz', float('nan')):.0f} Hz (bulk {d.get('f_max_bulk_Hz', 0):.0f} Hz, "
+         f"walls {d.get('f_max_walls_Hz', 0):.0f} Hz); receivers low-passed there: "
+         f"{'yes' if d.get('lowpass') else 'no'}"),
+        ("sample rate", f"{rate:g} Hz" if rate else "—"),
+        ("samples", f"{d.get('samples', '—')} ({d['samples'] / rate * 1000:.1f} ms)"
+         if rate and "samples" in d else str(d.get("samples", "—"))),
+        ("substeps per sample", f"{d.get('substeps', '—')} (dt = "
+                                f"{d.get('dt_s', float('nan')) * 1e6:.3g} µs)"),
+        ("steps", f"{summary.get('steps', '—')}"),
+        ("wall time", f"{summary.get('wall_seconds', float('nan')):.1f} s stage 2, "
+                      f"{summary.get('total_wall_seconds', float('nan')):.1f} s total"),
+        ("particle-steps/s", f"{pss:.3g} ({pss / ranks:.3g} per rank)" if pss and ranks
+         else "—"),
+        ("ranks", f"{ranks} ({', '.join(map(str, summary.get('particles_per_rank', [])))} "
+                  f"particles)"),
+        ("versions", esc(", ".join(f"{k} {v}" for k, v in summary.get("versions", {}).items()))),
+    ]
+    return rows
+
+
+def materials_html(model):
+    if model is None:
+        return ("<p class='note'>The scene has no [room] box: no rigid-box modes and no Sabine "
+                "or Eyring estimates.</p>")
+    head = "".join(f"<th>{n} Hz</th>" for n in octave.NOMINAL)
+    body = []
+    for name, (faces, a, source) in model["materials"].items():
+        where = ", ".join(faces)
+        if source == "rigid":
+            body.append(f"<tr><td class='l'>{esc(name)}</td><td class='l'>{esc(where)}</td>"
+                        f"<td class='l'>rigid: α = 0</td>"
+                        f"{''.join('<td>0</td>' for _ in octave.NOMINAL)}</tr>")
+            continue
+        if a is None:
+            body.append(f"<tr><td class='l'>{esc(name)}</td><td class='l'>{esc(where)}</td>"
+                        f"<td class='l' colspan='{len(octave.NOMINAL) + 1}'>{esc(source)}"
+                        f"</td></tr>")
+            continue
+        for label, vals in ((f"α normal ({source})", a), ("α random (Paris)",
+                                                           random_incidence(a))):
+            cells = "".join(f"<td>{v:.3f}</td>" for v in vals)
+            body.append(f"<tr><td class='l'>{esc(name)}</td><td class='l'>{esc(where)}</td>"
+                        f"<td class='l'>{label}</td>{cells}</tr>")
+    est = []
+    if model["alpha_st"] is not None:
+        for label, vals, d in (("mean α random", model["alpha_st"], 3),
+                               ("Sabine T60 (s)", model["sabine"], 3),
+                               ("Eyring T60 (s)", model["eyring"], 3)):
+            cells = "".join(f"<td>{fmt(v, d)}</td>" for v in vals)
+            est.append(f"<tr><td class='l' colspan='3'>{label}</td>{cells}</tr>")
+    return (f"<table><tr><th class='l'>material</th><th class='l'>faces</th><th class='l'>"
+            f"absorption</th>{head}</tr>{''.join(body)}{''.join(est)}</table>"
+            "<p class='note'>Assumed for Sabine T = 24 ln10 V/(c S ᾱ) and Eyring T = 24 ln10 "
+            "V/(−c S ln(1−ᾱ)): the box's volume V and surface S from [room] min/max; ᾱ the "
+            "area-weighted mean over the six faces of the random-incidence absorption, converted "
+            "from each face's normal-incidence α (the wall model's value at the octave centre "
+            "when summary.json reports it) by Paris' formula for a real impedance ζ ≥ 1; c from "
+            "[fluid] sound_speed. Obstacles, the emitter disc and air absorption are not "
+            "counted; a rigid room has no finite estimate (∞).</p>")
+
+
+def iso_table(name, rows):
+    head = "".join(f"<th>{label}</th>" for _, label, _ in TABLE_PARAMS)
+    body = []
+    for r in rows:
+        b = r["params"]
+        label = f"{r['band']} Hz" if r["fc"] is not None else "broadband"
+        cells = []
+        for key, _, digits in TABLE_PARAMS:
+            v, ok = b.get(key), b["valid"].get(key, False)
+            text = fmt(v, digits, 1000.0 if key == "Ts" else 1.0)
+            if not ok and v is not None:
+                text = f"({text})"
+            attrs = (f' data-receiver="{esc(name)}" data-band="{esc(r["band"])}" '
+                     f'data-param="{key}" data-valid="{int(bool(ok))}"'
+                     + (f' data-value="{v!r}"' if v is not None else ""))
+            tip = f' title="{esc(b["reason"][key])}"' if key in b["reason"] else ""
+            cls = "" if ok else ' class="invalid"'
+            cells.append(f"<td{cls}{attrs}{tip}>{text}</td>")
+        flags = "".join(f"<span class='flag'>{esc(f)}</span>" for f in r["flags"])
+        fs_ = fmt(r["schroeder_hz"], 0)
+        body.append(f"<tr><td class='l'>{label}</td>{''.join(cells)}"
+                    f"<td>{fmt(b.get('dynamic_range_db'), 1)}</td>"
+                    f"<td>{fmt(r['sabine'])}</td><td>{fmt(r['eyring'])}</td><td>{fs_}</td>"
+                    f"<td class='l'>{flags}</td></tr>")
+    return (f"<table class='iso' data-receiver='{esc(name)}'><tr><th class='l'>octave</th>"
+            f"{head}<th>PNR (dB)</th><th>Sabine (s)</th><th>Eyring (s)</th><th>f_S (Hz)</th>"
+            f"<th class='l'>flags</th></tr>{''.join(body)}</table>")
+
+
+def receiver_html(name, path, x, rate, f_max, model):
+    y, rows, meta = analyse_receiver(x, rate, f_max, model)
+    onset = int(round(meta["onset_s"] * rate))
+    figs = receiver_figures(x, y, rate, f_max, model, rows, onset)
+    notes = [f"<b>{esc(r['band'])}{' Hz' if r['fc'] else ''}</b>: "
+             + "; ".join(esc(n) for n in r["notes"]) for r in rows if r["notes"]]
+    fig_html = "".join(f"<figure><img src='{uri}' alt='{esc(name)}: figure {i + 1}'>"
+                       f"<figcaption>{esc(cap)}</figcaption></figure>"
+                       for i, (uri, cap) in enumerate(figs))
+    peak = float(np.max(np.abs(x)))
+    octaves = [r["band"] for r in rows if r["fc"] is not None]
+    return (f"<section class='receiver' id='receiver-{esc(name)}' "
+            f"data-onset-s='{meta['onset_s']!r}'><h2>Receiver {esc(name)}</h2>"
+            f"<p class='note'>{esc(os.path.basename(path))}: {len(x)} samples at {rate} Hz "
+            f"({1000 * len(x) / rate:.1f} ms), peak {peak:.3g} Pa, ISO 3382-1 onset at "
+            f"{1000 * meta['onset_s']:.2f} ms.</p>"
+            f"<div class='grid'>{fig_html}</div>"
+            f"<h3>ISO 3382-1 parameters (octaves below f_max: {', '.join(octaves) or 'none'} "
+            f"Hz)</h3>{iso_table(name, rows)}"
+            "<p class='note'>Values in parentheses fail their ISO 3382-1 validity check (grey; "
+            "reasons below). PNR: peak-to-noise ratio of the band's smoothed energy. f_S = 2000 "
+            "√(T/V): the Schroeder frequency from the Eyring estimate (the measured T when the "
+            "estimate is infinite); below it the room is modal and Sabine/Eyring do not "
+            "apply. Ts in ms.</p>"
+            + (f"<ul class='notes'>{''.join(f'<li>{n}</li>' for n in notes)}</ul>"
+               if notes else "")
+            + "</section>")
+
+
+SCRIPT = ("<script>window.addEventListener('load',function(){var i=document.images,n=0;"
+          "for(var k=0;k<i.length;k++){if(i[k].complete&&i[k].naturalWidth>0)n++;}"
+          "document.body.setAttribute('data-figures',n+'/'+i.length);});</script>")
+
+
+def write_report(out_dir, output=None):
+    """Write the page of run ``out_dir`` to ``output`` (default OUT/report.html); returns its
+    path. Raises InputError for a missing or unreadable summary.json or receiver file."""
+    path = os.path.join(out_dir, "summary.json")
+    try:
+        with open(path) as f:
+            summary = json.load(f)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file (is {out_dir} a run's output directory?)")
+    except (OSError, ValueError) as e:
+        raise InputError(f"{path}: not readable JSON ({e})")
+    d = summary.get("derived", {})
+    model = room_model(summary)
+    receivers = summary.get("receivers", [])
+    sections = []
+    for r in receivers:
+        wav = os.path.join(out_dir, r.get("raw_wav", r["name"] + ".raw.wav"))
+        x, rate = read_mono(wav)
+        f_max = float(d.get("f_max_Hz", 0.5 * rate))
+        sections.append(receiver_html(r["name"], wav, x, rate, f_max, model))
+    groups = summary.get("groups", [])
+    names = ", ".join(g.get("name", "?") for g in groups)
+    group_note = (f"<p class='note'>Receiver groups ({esc(names)}) are not analysed on this "
+                  "page.</p>" if groups else "")
+    title = f"sphreverb run: {os.path.basename(os.path.abspath(out_dir))}"
+    page = (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>"
+        f"<header><h1>{esc(title)}</h1><p>{esc(os.path.abspath(out_dir))} · scene "
+        f"{esc(summary.get('scene_path', '?'))} · {len(receivers)} receiver(s)</p></header>"
+        "<main><section><h2>Scene and run</h2><div class='cols'><div>"
+        f"{kv_table(facts_rows(summary, out_dir, model))}</div></div>"
+        f"<h3>Wall materials and diffuse-field estimates</h3>{materials_html(model)}"
+        f"<p class='note'>Every analysis on this page uses the receivers' raw records "
+        f"(NAME.raw.wav, pascals) after a zero-phase {HIGHPASS_HZ:g} Hz high-pass "
+        f"(Butterworth, order {HIGHPASS_ORDER}, run forward and backward): a sealed box's "
+        "pressure holds a sub-audio swing from the emitter's net volume displacement that "
+        "would otherwise dominate the waveform, the onset and the low octaves. Since a "
+        "zero-phase filter also spreads that swing ahead of the direct sound, t = 0 is the "
+        "ISO 3382-1 onset of the record high-passed causally (forward only).</p>"
+        f"{group_note}"
+        "<details><summary>scene file as run (overrides not applied)</summary>"
+        f"<pre>{esc(summary.get('scene', ''))}</pre></details></section>"
+        f"{''.join(sections)}</main>{SCRIPT}</body></html>\n")
+    output = output or os.path.join(out_dir, "report.html")
+    with open(output, "w", encoding="utf-8") as f:
+        f.write(page)
+    return output
+
+
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    ap.add_argument("out", help="the run's output directory (holds summary.json)")
+    ap.add_argument("--output", help="page to write (default OUT/report.html)")
+    args = ap.parse_args(argv)
+    name = prog or "report"
+    try:
+        if not os.path.isdir(args.out):
+            raise InputError(f"{args.out}: not a directory")
+        path = write_report(args.out, args.output)
+    except (InputError, ValueError) as e:
+        print(f"{name}: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"{name}: cannot write the page: {e}", file=sys.stderr)
+        return 2
+    print(f"{name}: wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

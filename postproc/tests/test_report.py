@@ -1,0 +1,255 @@
+"""The run report page (sphreverb_post/report.py) on a synthetic output directory: the ISO 3382-1
+table against iso3382 and against the known decay, the Sabine/Eyring estimates against the
+formulas, the 20 Hz high-pass and the onset rule, a self-contained page whose figures decode as
+PNGs, and (when Debian's chromium is installed) the page rendered headless: a non-blank
+screenshot and every figure decoded in the browser."""
+import base64
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+from html.parser import HTMLParser
+
+import _common  # noqa: F401  (import path)
+import numpy as np
+
+from sphreverb_post import iso3382, octave, report, synth
+
+FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                       "summary_small_room.json")
+RATE = 44100
+T_LEFT, T_RIGHT = 0.3, 0.5
+# The wall model of configs/materials.ini's carpet as a run reports it (summary.json "materials").
+CARPET = {"absorption": [0.01, 0.032, 0.078, 0.235, 0.431, 0.481],
+          "model_absorption_at_bands": [0.005800887520781783, 0.02258688799142794,
+                                        0.0816407908527862, 0.23486501729118625,
+                                        0.4309137999646183, 0.4810178381359608],
+          "fit_rms": 0.00446319299585798}
+
+
+def make_run(out_dir, material=None, duration=1.0):
+    """A run's output directory: the default scene's summary.json (a real run's) and two
+    receivers whose raw records hold one tone at each octave centre 125 ... 1000 Hz, all decaying
+    with T (T_LEFT, T_RIGHT; synth.decaying_tone, onset at 10 ms), a noise floor 80 dB down, and
+    a sub-audio swing that starts with the direct sound, as in a sealed box. Returns
+    {name: record}."""
+    with open(FIXTURE) as f:
+        summary = json.load(f)
+    n = int(round(duration * RATE))
+    summary["derived"]["samples"] = n
+    summary["scene_overrides"] = {"time.duration": str(duration)}
+    if material is not None:
+        summary["scene_overrides"]["room.material"] = material
+        summary["materials"] = {material: CARPET}
+    records = {}
+    for i, (r, T) in enumerate(zip(summary["receivers"], (T_LEFT, T_RIGHT))):
+        x = sum(1e-3 * synth.decaying_tone(T, octave.exact_centre(nom), RATE, duration=duration,
+                                           delay=0.01, phase=0.3 * k)
+                for k, nom in enumerate((125, 250, 500, 1000)))
+        x += 1e-7 * np.random.default_rng(7 + i).standard_normal(n)
+        t = np.arange(n) / RATE - 0.01
+        x += np.where(t >= 0.0, 2e-3 * np.exp(-t / 0.08), 0.0)    # the swing: 2 mPa, 80 ms
+        _common.write_float(os.path.join(out_dir, r["raw_wav"]), x, RATE)
+        r["samples"] = n
+        records[r["name"]] = np.asarray(x, dtype=np.float32).astype(np.float64)
+    with open(os.path.join(out_dir, "summary.json"), "w") as f:
+        json.dump(summary, f)
+    return records
+
+
+class Page(HTMLParser):
+    """Tags with their attributes; the ISO table cells by (receiver, band, parameter)."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.tags, self.cells = [], {}
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append((tag, a))
+        if tag == "td" and "data-param" in a:
+            self.cells[(a["data-receiver"], a["data-band"], a["data-param"])] = a
+
+
+class TestSignal(unittest.TestCase):
+    def test_highpass_gain_and_phase(self):
+        t = np.arange(4 * RATE) / RATE
+        mid = slice(RATE, 3 * RATE)
+        for f, gain in ((100.0, 1.0), (20.0, 0.5), (5.0, 0.0)):
+            x = np.sin(2 * np.pi * f * t)
+            y = report.highpass(x, RATE)
+            # 4th order forward and backward: |H|^2 = 1 / (1 + (20/f)^8).
+            expect = 1.0 / (1.0 + (20.0 / f) ** 8)
+            self.assertAlmostEqual(expect, gain, delta=2e-4)
+            np.testing.assert_allclose(y[mid], expect * x[mid], atol=2e-3, err_msg=f"{f} Hz")
+
+    def test_onset_ignores_the_filters_pre_ringing(self):
+        n0 = 2000
+        x = np.zeros(RATE // 2)
+        x[n0:] = 1e-3 + 1e-3 * synth.exp_decay(0.2, RATE, duration=(len(x) - n0) / RATE,
+                                                delay=0.0, seed=3)
+        self.assertEqual(report.arrival_onset(x, RATE), n0)
+        # The zero-phase high-pass spreads half the step ahead of the arrival.
+        self.assertLess(iso3382.onset_index(report.highpass(x, RATE)), n0 - 100)
+
+
+class TestRoom(unittest.TestCase):
+    def test_paris_random_incidence(self):
+        # configs/materials.ini: carpet alpha_st 0.37 -> alpha_n 0.235, 0.60 -> 0.431.
+        a = report.random_incidence([0.235, 0.431, 0.0])
+        self.assertAlmostEqual(a[0], 0.37, delta=0.003)
+        self.assertAlmostEqual(a[1], 0.60, delta=0.003)
+        self.assertEqual(a[2], 0.0)
+        self.assertAlmostEqual(report.random_incidence([1e-4])[0], 2e-4, delta=1e-6)
+
+    def test_scene_and_overrides(self):
+        s = report.parse_scene("[room]\nmin = 0 0 0  # m\nmax = 1 2 3\n[receiver.a]\n"
+                               "position = 1 1 1\n", {"room.material": "carpet",
+                                                      "receiver.a.position": "0 0 0"})
+        self.assertEqual(s["room"], {"min": "0 0 0", "max": "1 2 3", "material": "carpet"})
+        self.assertEqual(s["receiver.a"]["position"], "0 0 0")
+
+    def test_estimates_of_the_default_box(self):
+        with open(FIXTURE) as f:
+            summary = json.load(f)
+        m = report.room_model(summary)
+        np.testing.assert_allclose(m["dims"], [0.6, 0.495, 0.405])
+        self.assertTrue(all(np.isinf(T) for T in m["sabine"]))    # rigid: no absorption
+        summary["scene_overrides"] = {"room.material": "carpet"}
+        summary["materials"] = {"carpet": CARPET}
+        m = report.room_model(summary)
+        V, S = 0.6 * 0.495 * 0.405, 2 * (0.6 * 0.495 + 0.495 * 0.405 + 0.6 * 0.405)
+        a = report.random_incidence(CARPET["model_absorption_at_bands"])
+        np.testing.assert_allclose(m["sabine"], 24 * np.log(10) * V / (343 * S * a), rtol=1e-12)
+        np.testing.assert_allclose(m["eyring"], 24 * np.log(10) * V / (-343 * S * np.log1p(-a)),
+                                   rtol=1e-12)
+
+
+class TestPage(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="report_test_")
+        cls.records = make_run(cls.dir, material="carpet")
+        cls.path = report.write_report(cls.dir)
+        with open(cls.path, encoding="utf-8") as f:
+            cls.text = f.read()
+        cls.page = Page(cls.text)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_t30_agrees_with_iso3382(self):
+        f_max = 1143.3333333333335          # derived.f_max_Hz of the fixture
+        for name, T in (("left", T_LEFT), ("right", T_RIGHT)):
+            x = self.records[name]
+            res, _ = iso3382.analyse(report.highpass(x, RATE), RATE,
+                                     onset=report.arrival_onset(x, RATE))
+            self.assertEqual(report.arrival_onset(x, RATE), 441)     # the 10 ms delay
+            plain, _ = iso3382.analyse(x, RATE)
+            bands = [str(n) for n in octave.NOMINAL if octave.exact_centre(n) < f_max]
+            self.assertEqual(bands, ["125", "250", "500", "1000"])
+            for band in bands + ["broadband"]:
+                cell = self.page.cells[(name, band, "T30")]
+                value = float(cell["data-value"])
+                self.assertEqual(value, res[band]["T30"], f"{name} {band}")
+                self.assertEqual(cell["data-valid"], "1", f"{name} {band}")
+                self.assertLess(abs(value / T - 1.0), 0.002, f"{name} {band}: {value}")
+            # Without the high-pass the swing lengthens the 125 Hz octave and leaves no
+            # broadband T30.
+            self.assertGreater(plain["125"]["T30"] / T - 1.0, 0.03)
+            self.assertIsNone(plain["broadband"]["T30"])
+            for band in ("2000", "4000"):               # centres above f_max: not in the table
+                self.assertNotIn((name, band, "T30"), self.page.cells)
+
+    def test_estimates_on_the_page(self):
+        with open(os.path.join(self.dir, "summary.json")) as f:
+            m = report.room_model(json.load(f))
+        for T in m["sabine"][:4] + m["eyring"][:4]:
+            self.assertIn(f"<td>{T:.3f}</td>", self.text)
+
+    def test_images_are_embedded_pngs(self):
+        from matplotlib import image
+        imgs = [a for tag, a in self.page.tags if tag == "img"]
+        self.assertEqual(len(imgs), 8)                 # four figures per receiver
+        for a in imgs:
+            head, data = a["src"].split(",", 1)
+            self.assertEqual(head, "data:image/png;base64")
+            raw = base64.b64decode(data, validate=True)
+            self.assertEqual(raw[:8], b"\x89PNG\r\n\x1a\n")
+            pixels = image.imread(io.BytesIO(raw), format="png")
+            self.assertGreater(pixels.shape[0], 200)
+            self.assertGreater(pixels.shape[1], 400)
+
+    def test_no_external_references(self):
+        for tag, a in self.page.tags:
+            for key in ("src", "href", "srcset", "data", "action", "poster"):
+                if key in a:
+                    self.assertTrue(a[key].startswith(("data:", "#")), f"<{tag} {key}=...>")
+            self.assertNotIn(tag, ("link", "iframe", "object", "embed"))
+        self.assertIsNone(re.search(r"url\(|@import", self.text))
+
+    def test_command_line(self):
+        env = dict(os.environ, PYTHONPATH=_common.POSTPROC)
+        out = os.path.join(self.dir, "again.html")
+        p = subprocess.run(["/usr/bin/python3", "-m", "sphreverb_post.report", self.dir,
+                            "--output", out], capture_output=True, text=True, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.getsize(out) > 10000)
+        p = subprocess.run(["/usr/bin/python3", "-m", "sphreverb_post.report",
+                            os.path.join(self.dir, "missing")], capture_output=True, text=True,
+                           env=env)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("missing", p.stderr)
+
+
+@unittest.skipIf(shutil.which("chromium") is None, "chromium is not installed")
+class TestBrowser(unittest.TestCase):
+    """Debian's chromium, headless: the page as a reader sees it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="report_browser_")
+        make_run(cls.dir, duration=0.5)
+        cls.url = "file://" + report.write_report(cls.dir)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def chromium(self, *args):
+        cmd = ["chromium", "--headless", "--disable-gpu", "--no-sandbox",
+               f"--user-data-dir={os.path.join(self.dir, 'profile')}", *args, self.url]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+
+    def test_screenshot_is_not_blank(self):
+        from matplotlib import image
+        shot = os.path.join(self.dir, "shot.png")
+        p = self.chromium(f"--screenshot={shot}", "--window-size=1200,3000")
+        self.assertTrue(os.path.isfile(shot), p.stderr[-2000:])
+        pixels = image.imread(shot)
+        self.assertEqual(pixels.shape[:2], (3000, 1200))
+        grey = pixels[..., :3].mean(axis=2)
+        self.assertGreater(grey.std(), 0.1)              # a blank page has 0
+        # The dark header band at the top, figures further down.
+        self.assertLess(grey[:40].mean(), 0.4)
+        self.assertGreater((grey[600:] < 0.5).mean(), 0.01)
+
+    def test_dom_has_the_table_and_decoded_figures(self):
+        p = self.chromium("--dump-dom")
+        dom = Page(p.stdout)
+        body = [a for tag, a in dom.tags if tag == "body"]
+        self.assertEqual(len(body), 1, p.stderr[-2000:])
+        self.assertEqual(body[0].get("data-figures"), "8/8")
+        tables = [a for tag, a in dom.tags if tag == "table" and "iso" in a.get("class", "")]
+        self.assertEqual([t["data-receiver"] for t in tables], ["left", "right"])
+        self.assertIn(("left", "500", "T30"), dom.cells)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The run report on a real run: a 20 ms run of the default room with carpet walls (2 ranks), then
+# `python3 -m sphreverb_post.report`; the page must hold both receivers' ISO 3382-1 tables, eight
+# PNG figures, finite Sabine estimates, and an onset within 0.5 ms after the direct path from
+# the emitter disc's centre (distance / c).
+#   report_run.sh SPHREVERB SOURCE_DIR WORK_DIR
+set -euo pipefail
+exe=$1 src=$2 work=$3
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+rm -rf "$work" && mkdir -p "$work"
+{ echo "include = $src/configs/materials.ini"; cat "$src/configs/small_room.ini"; } > "$work/scene.ini"
+mpiexec -n 2 "$exe" run "$work/scene.ini" --out "$work/out" --time.duration 0.02 \
+  --room.material carpet > "$work/run.log" 2>&1 || { tail -20 "$work/run.log"; exit 1; }
+PYTHONPATH="$src/postproc" /usr/bin/python3 -m sphreverb_post.report "$work/out"
+PYTHONPATH="$src/postproc" /usr/bin/python3 - "$work/out/report.html" <<'PY'
+import base64, re, sys
+import numpy as np
+page = open(sys.argv[1], encoding="utf-8").read()
+imgs = re.findall(r"<img src='data:image/png;base64,([^']+)'", page)
+assert len(imgs) == 8, f"{len(imgs)} figures, expected 8"
+assert all(base64.b64decode(i)[:4] == b"\x89PNG" for i in imgs), "a figure is not a PNG"
+tables = re.findall(r"<table class='iso' data-receiver='(\w+)'", page)
+assert tables == ["left", "right"], tables
+t30 = re.findall(r'data-band="(\d+)" data-param="T30"', page)
+assert "500" in t30, t30
+assert "<td>∞</td>" not in page.split("Sabine T60")[1].split("</tr>")[0], "no finite Sabine T"
+# Direct path: disc centre (0.008, 0.1, 0.1) m to each receiver, c = 343 m/s.
+for name, pos in (("left", (0.45, 0.22, 0.2)), ("right", (0.45, 0.32, 0.2))):
+    onset = float(re.search(rf"id='receiver-{name}' data-onset-s='([^']+)'", page).group(1))
+    direct = np.linalg.norm(np.subtract(pos, (0.008, 0.1, 0.1))) / 343.0
+    assert 0.0 <= onset - direct <= 5e-4, f"{name}: onset {onset:.5f} s, direct {direct:.5f} s"
+    print(f"report_run: {name} onset {1000 * onset:.2f} ms, direct path {1000 * direct:.2f} ms")
+print(f"report_run: ok, {len(imgs)} figures, tables {tables}")
+PY
