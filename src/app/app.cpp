@@ -146,6 +146,7 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     o << ", every " << std::max<std::int64_t>(1, std::llround(s.output.checkpoint_every / d.dt))
       << " steps (" << s.output.checkpoint_every << " s)";
   o << ", at the end of stage 1 and of the run; " << s.output.keep_checkpoints << " kept\n";
+  for (const auto& w : s.warnings) o << "  warning: " << w << "\n";
   return o.str();
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sphreverb/app/app.hpp"
+#include "sphreverb/config/schema.hpp"
 #include "sphreverb/core/version.hpp"
 
 namespace po = boost::program_options;
@@ -18,30 +19,40 @@ const char* const kUsage =
     "usage: sphreverb run SCENE.ini [--out DIR] [--SECTION.KEY VALUE ...]\n"
     "       sphreverb check SCENE.ini [--ranks N] [--SECTION.KEY VALUE ...]\n"
     "       sphreverb restart CHECKPOINT.h5 [--out DIR] [--time.duration S]\n"
+    "       sphreverb keys   (the scene reference, Markdown: docs/scene-reference.md)\n"
     "       sphreverb --help | --version\n"
     "Any scene key can be overridden by its dotted name, e.g. --fluid.spacing 0.01.\n";
 
+// check --ranks N: the rank count to evaluate.
+constexpr int kMaxRanks = 1 << 20;
+
 // Splits the dotted scene overrides (--section.key VALUE or --section.key=VALUE) off argv; the
-// rest goes to Boost.Program_options. Throws std::invalid_argument for a dotted key without value.
+// rest goes to Boost.Program_options. Throws std::invalid_argument for a dotted key without value
+// or given twice (as a key given twice in the scene file is an error).
 std::vector<std::string> take_overrides(int argc, char** argv,
                                         std::map<std::string, std::string>& overrides) {
   std::vector<std::string> rest;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const auto eq = a.find('=');
-    const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-    if (a.rfind("--", 0) != 0 || name.find('.') == std::string::npos) {
+    const std::string name =
+        a.rfind("--", 0) == 0 ? a.substr(2, eq == std::string::npos ? eq : eq - 2) : "";
+    if (name.find('.') == std::string::npos) {
       rest.push_back(a);
       continue;
     }
+    std::string value;
     if (eq != std::string::npos) {
-      overrides[name] = a.substr(eq + 1);
+      value = a.substr(eq + 1);
     } else if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
-      overrides[name] = argv[++i];
+      value = argv[++i];
     } else {
       throw std::invalid_argument("option --" + name + " needs a value (quote vectors: --" + name +
                                   " \"x y z\")");
     }
+    if (const auto [it, fresh] = overrides.emplace(name, value); !fresh)
+      throw std::invalid_argument("option --" + name + " given twice (" + it->second + ", then " +
+                                  value + ")");
   }
   return rest;
 }
@@ -63,12 +74,21 @@ sphreverb::Command parse(int argc, char** argv, bool& help, bool& version) {
   help = vm.count("help") > 0;
   version = vm.count("version") > 0;
   if (help || version) return cmd;
+  if (vm.count("command") && vm["command"].as<std::string>() == "keys" && !vm.count("scene")) {
+    cmd.name = "keys";
+    return cmd;
+  }
   if (!vm.count("command") || !vm.count("scene"))
     throw std::invalid_argument("a command and a scene (restart: checkpoint) file are required");
   cmd.name = vm["command"].as<std::string>();
   cmd.scene = vm["scene"].as<std::string>();
   if (vm.count("out")) cmd.out = vm["out"].as<std::string>();
-  if (vm.count("ranks")) cmd.ranks = vm["ranks"].as<int>();
+  if (vm.count("ranks")) {
+    cmd.ranks = vm["ranks"].as<int>();
+    if (cmd.ranks < 1 || cmd.ranks > kMaxRanks)
+      throw std::invalid_argument("--ranks " + std::to_string(cmd.ranks) + ": must be in [1, " +
+                                  std::to_string(kMaxRanks) + "]");
+  }
   if (cmd.name != "run" && cmd.name != "check" && cmd.name != "restart")
     throw std::invalid_argument("unknown command '" + cmd.name + "'");
   return cmd;
@@ -92,6 +112,8 @@ int main(int argc, char** argv) {
   }
   if (help) {
     if (rank == 0) std::cout << kUsage;
+  } else if (cmd.name == "keys") {
+    if (rank == 0) std::cout << sphreverb::scene_reference_markdown();
   } else if (version) {
     if (rank == 0)
       for (const auto& [name, v] : sphreverb::versions()) std::cout << name << " " << v << "\n";

@@ -1,8 +1,9 @@
 // The scene: an INI file (Boost.Program_options syntax) parsed and validated once into an
-// immutable value. Every key has a unit and an allowed range (README "Scene file"); unknown keys,
-// bad numbers, NaN, wrong vector lengths and out-of-range values are errors that name the file,
-// the line and the dotted key. Quantities derived from the keys (smoothing length, particle mass,
-// time step, substeps, highest usable frequency) are computed here and nowhere else.
+// immutable value. Every key has a unit and an allowed range (schema.hpp, docs/scene-reference.md);
+// unknown keys, bad numbers, NaN, wrong vector lengths and out-of-range values are errors that
+// name the file, the line and the dotted key. Quantities derived from the keys (smoothing length,
+// particle mass, time step, substeps, highest usable frequency) are computed once, by the parser
+// (derived.hpp).
 #pragma once
 
 #include <array>
@@ -192,6 +193,9 @@ struct Scene {
   std::vector<ReceiverSpec> receivers;  // in file order; at least one
   OutputSpec output;
   Derived derived;
+  // Problems that do not stop a run (e.g. an emitter disc free in the air), one sentence each;
+  // `check` prints them and a run logs them.
+  std::vector<std::string> warnings;
 
   // Looks up a material by name; the parser guarantees every referenced name exists.
   const MaterialSpec& material(const std::string& name) const;

@@ -278,7 +278,7 @@ TEST(SceneParse, FullSceneValuesAndDerivedQuantities) {
 
 TEST(SceneParse, ReceiverGroupsAndOutputSwitches) {
   const std::string text = kFull +
-                           "\n[receiver.l]\nposition = 0.1 0.1 0.1\ngroup = stereo\n"
+                           "\n[receiver.l]\nposition = 0.1 0.3 0.1\ngroup = stereo\n"
                            "[receiver.r]\nposition = 0.2 0.1 0.1\ngroup = stereo\n";
   const Scene s = parse_scene(text, kPath, {{"output.lowpass", "false"}, {"output.energy", "on"}});
   ASSERT_GE(s.receivers.size(), 2u);
@@ -293,12 +293,12 @@ TEST(SceneParse, ReceiverGroupsAndOutputSwitches) {
 }
 
 TEST(SceneErrors, GroupNameClashesWithAReceiver) {
-  const std::string text = kFull + "\n[receiver.l]\nposition = 0.1 0.1 0.1\ngroup = l\n";
+  const std::string text = kFull + "\n[receiver.l]\nposition = 0.1 0.3 0.1\ngroup = l\n";
   expect_mentions(error_of(text), {at_line(text, "group = l"), "[receiver.l] group", "l.wav"});
 }
 
 TEST(SceneErrors, BadGroupName) {
-  const std::string text = kFull + "\n[receiver.l]\nposition = 0.1 0.1 0.1\ngroup = a/b\n";
+  const std::string text = kFull + "\n[receiver.l]\nposition = 0.1 0.3 0.1\ngroup = a/b\n";
   expect_mentions(error_of(text), {at_line(text, "group = a/b"), "bad group name"});
 }
 

@@ -1,0 +1,212 @@
+// Checks across keys (checks.hpp, detail/passes.hpp): receivers and the emitter in the air and
+// off the boundary surfaces, the emitter disc inside the room and uncut, and two warnings (a
+// [room] face off the lattice's dx/2 position, an emitter disc free in the air).
+#include "sphreverb/config/checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "detail/passes.hpp"
+#include "sphreverb/config/derived.hpp"
+
+namespace sphreverb {
+
+using config_detail::format_number;
+using config_detail::format_vec;
+
+void plane_axes(const Vec3& n, Vec3& u, Vec3& v) {
+  const Vec3 ref = std::abs(n.z) > 0.9 ? Vec3{1, 0, 0} : Vec3{0, 0, 1};
+  u = normalized(cross(n, ref));
+  v = cross(n, u);
+}
+
+namespace {
+
+// Where `p` is relative to the surface of `b`: `side` the signed distance across it (plates:
+// along the normal; cylinder: r - R), `outside` how far p lies beyond its extent.
+struct SurfacePoint {
+  double side = 0.0;
+  double outside = 0.0;
+};
+
+SurfacePoint locate(const BoundarySpec& b, const Vec3& p) {
+  const Vec3 rel = p - b.center;
+  const double along = dot(rel, b.normal);
+  const double across = norm(rel - b.normal * along);
+  switch (b.shape) {
+    case ShapeKind::Rectangle: {
+      Vec3 u, v;
+      plane_axes(b.normal, u, v);
+      const double du = std::max(0.0, std::abs(dot(rel, u)) - 0.5 * b.width);
+      const double dv = std::max(0.0, std::abs(dot(rel, v)) - 0.5 * b.height);
+      return {along, std::hypot(du, dv)};
+    }
+    case ShapeKind::Disc:
+      return {along, std::max(0.0, across - b.radius)};
+    case ShapeKind::Cylinder:
+      return {across - b.radius, std::max(0.0, std::abs(along) - 0.5 * b.height)};
+  }
+  return {};
+}
+
+}  // namespace
+
+double distance_to_surface(const BoundarySpec& b, const Vec3& p) {
+  const SurfacePoint s = locate(b, p);
+  return std::hypot(s.side, s.outside);
+}
+
+bool cuts_disc(const BoundarySpec& b, const Vec3& c, const Vec3& n, double R) {
+  constexpr int kRings = 16, kAngles = 64;
+  constexpr double kTol = 1e-12;  // m: a point this close counts as on neither side
+  Vec3 u, v;
+  plane_axes(n, u, v);
+  bool below = false, above = false;
+  for (int i = 0; i <= kRings; ++i) {
+    const double rho = R * i / kRings;
+    for (int j = 0; j < (i == 0 ? 1 : kAngles); ++j) {
+      const double t = 2.0 * M_PI * j / kAngles;
+      const SurfacePoint s = locate(b, c + u * (rho * std::cos(t)) + v * (rho * std::sin(t)));
+      if (s.outside > 0.0) continue;
+      below = below || s.side < -kTol;
+      above = above || s.side > kTol;
+    }
+  }
+  return below && above;
+}
+
+namespace config_detail {
+namespace {
+
+// `p` must be inside the fill box, at least dx/2 from every face.
+void check_in_air(const Reader& r, const Scene& s, const std::string& section,
+                  const std::string& key, const Vec3& p) {
+  const double margin = 0.5 * s.fluid.spacing;
+  for (int a = 0; a < 3; ++a) {
+    if (p[a] - s.fluid.fill_min[a] >= margin && s.fluid.fill_max[a] - p[a] >= margin) continue;
+    r.fail(section, key,
+           "must lie in the air: inside the fill box [" + format_vec(s.fluid.fill_min) + "] .. [" +
+               format_vec(s.fluid.fill_max) + "] m ([fluid] fill_min/fill_max, default [room] " +
+               "min/max) and at least dx/2 = " + format_number(margin) + " m from its faces");
+  }
+}
+
+// Lattice sites within dx/2 of a boundary surface are not filled: a receiver there has no air.
+void check_receivers_off_surfaces(const Reader& r, const Scene& s) {
+  const double margin = 0.5 * s.fluid.spacing;
+  for (const auto& rec : s.receivers) {
+    for (const auto& b : s.boundaries) {
+      const double d = distance_to_surface(b, rec.position);
+      if (d >= margin) continue;
+      r.fail("receiver." + rec.name, "position",
+             "lies on [boundary." + b.name + "] (" + format_number(d) +
+                 " m from its surface, less than dx/2 = " + format_number(margin) +
+                 " m): lattice sites there are not filled, so the receiver would measure no air");
+    }
+  }
+}
+
+// A disc wider than the fill box's diagonal is larger than the room (a unit slip, e.g. 5 m in a
+// 0.6 m room): an error. A disc whose rim (centre +- R across the normal) reaches beyond the box
+// covers a whole cross-section (a piston in a duct, as the validation tubes use): a warning.
+void check_emitter_fits(const Reader& r, Scene& s) {
+  const EmitterSpec& e = s.emitter;
+  const double diagonal = norm(s.fluid.fill_max - s.fluid.fill_min);
+  if (e.radius > diagonal) {
+    r.fail("emitter", "radius",
+           "the disc is larger than the room: its radius exceeds the fill box's diagonal " +
+               format_number(diagonal) + " m ([" + format_vec(s.fluid.fill_min) + "] .. [" +
+               format_vec(s.fluid.fill_max) + "] m)");
+  }
+  const char* axes = "xyz";
+  for (int a = 0; a < 3; ++a) {
+    const double reach = e.radius * std::sqrt(std::max(0.0, 1.0 - e.normal[a] * e.normal[a]));
+    const double tol = 1e-12 * (1.0 + std::abs(e.center[a]));
+    if (e.center[a] - reach >= s.fluid.fill_min[a] - tol &&
+        e.center[a] + reach <= s.fluid.fill_max[a] + tol)
+      continue;
+    s.warnings.push_back("[emitter] radius = " + format_number(e.radius) + ": the disc reaches " +
+                         format_number(e.center[a] - reach) + " .. " +
+                         format_number(e.center[a] + reach) + " m along " + axes[a] +
+                         ", beyond the fill box: it spans the room's whole cross-section there "
+                         "(a piston in a duct); the part outside drives nothing");
+    return;
+  }
+}
+
+void check_emitter_uncut(const Reader& r, const Scene& s) {
+  const EmitterSpec& e = s.emitter;
+  for (const auto& b : s.boundaries) {
+    if (!cuts_disc(b, e.center, e.normal, e.radius)) continue;
+    r.fail("emitter", "center",
+           "[boundary." + b.name + "] passes through the emitter disc (radius " +
+               format_number(e.radius) +
+               " m): its particles would be tethered to two walls; move the disc or the surface");
+  }
+}
+
+void warn_room_faces(Scene& s) {
+  if (!s.room.present) return;
+  const double dx = s.fluid.spacing;
+  const std::array<double, 6> gaps = room_face_gaps(s);
+  std::string faces;
+  for (int f = 0; f < 6; ++f) {
+    if (std::abs(gaps[f] - 0.5 * dx) <= 0.01 * dx) continue;
+    faces += (faces.empty() ? "" : ", ") + room_face_key(f).substr(9) + " " +
+             format_number(gaps[f] * 1e3) + " mm";
+  }
+  if (faces.empty()) return;
+  s.warnings.push_back(
+      "[room] faces not dx/2 = " + format_number(0.5 * dx * 1e3) +
+      " mm beyond the last lattice layer (" + faces +
+      "; a side that is not a multiple of [fluid] spacing, or a fill box smaller than the room): "
+      "their walls act across the wrong gap, and absorbing faces absorb far less than "
+      "configured (docs/scene-reference.md)");
+}
+
+// The disc lies on a wall: its normal along a [room] face's axis (or a plate's normal) and its
+// centre within dx of that face (and within the plate's extent).
+bool emitter_on_wall(const Scene& s) {
+  const EmitterSpec& e = s.emitter;
+  const double dx = s.fluid.spacing;
+  constexpr double kParallel = 1.0 - 1e-6;
+  if (s.room.present) {
+    for (int a = 0; a < 3; ++a) {
+      if (std::abs(e.normal[a]) < kParallel) continue;
+      if (std::abs(e.center[a] - s.room.min[a]) <= dx || std::abs(s.room.max[a] - e.center[a]) <= dx)
+        return true;
+    }
+  }
+  for (const auto& b : s.boundaries) {
+    if (b.shape == ShapeKind::Cylinder || std::abs(dot(b.normal, e.normal)) < kParallel) continue;
+    const SurfacePoint p = locate(b, e.center);
+    if (std::abs(p.side) <= dx && p.outside == 0.0) return true;
+  }
+  return false;
+}
+
+void warn_free_emitter(Scene& s) {
+  if (emitter_on_wall(s)) return;
+  s.warnings.push_back(
+      "[emitter] center = " + format_vec(s.emitter.center) +
+      ": the disc is free in the air (not within dx = " + format_number(s.fluid.spacing) +
+      " m of a [room] face or [boundary] plate parallel to it): a free disc scatters sound into "
+      "the lattice's short-wave branch, which no wall absorbs; put it on a wall "
+      "(docs/scene-reference.md)");
+}
+
+}  // namespace
+
+void check_geometry(const Reader& r, Scene& s) {
+  for (const auto& rec : s.receivers)
+    check_in_air(r, s, "receiver." + rec.name, "position", rec.position);
+  check_in_air(r, s, "emitter", "center", s.emitter.center);
+  check_receivers_off_surfaces(r, s);
+  check_emitter_fits(r, s);
+  check_emitter_uncut(r, s);
+  warn_room_faces(s);
+  warn_free_emitter(s);
+}
+
+}  // namespace config_detail
+}  // namespace sphreverb

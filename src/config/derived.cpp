@@ -1,0 +1,263 @@
+// Derived quantities of the scene (derived.hpp): smoothing length, particle mass, wall
+// parameters from absorption (material.hpp), the room's wall kind, time-step bounds, substeps,
+// hyperdiffusion limit and highest usable frequency (dispersion.hpp).
+#include "sphreverb/config/derived.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "detail/passes.hpp"
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/physics/dispersion.hpp"
+
+namespace sphreverb {
+
+using config_detail::format_number;
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kMaxSubsteps = 1000000;
+}  // namespace
+
+double substeps_estimate(double rate, double dt_bound) {
+  return std::max(1.0, std::ceil(1.0 / (rate * dt_bound)));
+}
+
+std::optional<int> smallest_substeps(double rate, double dt_bound, int max_substeps) {
+  if (!(dt_bound > 0.0) || !(rate > 0.0)) return std::nullopt;  // also NaN
+  const auto fits = [&](double n) { return 1.0 / (rate * n) <= dt_bound * (1.0 + 1e-12); };
+  double needed = substeps_estimate(rate, dt_bound);
+  // Beyond max_substeps + 1 the search below is pointless; beyond 2^53 it would never end
+  // (needed - 1 == needed).
+  if (!(needed <= max_substeps + 1.0)) return std::nullopt;
+  while (needed > 1.0 && fits(needed - 1.0)) needed -= 1.0;
+  while (!fits(needed)) needed += 1.0;
+  if (needed > max_substeps) return std::nullopt;
+  return static_cast<int>(needed);
+}
+
+std::array<double, 6> room_face_gaps(const Scene& s) {
+  std::array<double, 6> gaps{};
+  const double dx = s.fluid.spacing;
+  for (int a = 0; a < 3; ++a) {
+    const double length = s.fluid.fill_max[a] - s.fluid.fill_min[a];
+    const double n = std::floor(length / dx + 1e-9);
+    const double first = s.fluid.fill_min[a] + 0.5 * (length - n * dx) + 0.5 * dx;
+    const double last = first + (n - 1.0) * dx;
+    gaps[2 * a] = first - s.room.min[a];
+    gaps[2 * a + 1] = s.room.max[a] - last;
+  }
+  return gaps;
+}
+
+namespace config_detail {
+namespace {
+
+struct MaterialUse {
+  std::string section, key, name;
+};
+
+std::vector<MaterialUse> material_uses(const Scene& s) {
+  std::vector<MaterialUse> uses;
+  if (s.room.present) {
+    uses.push_back({"room", "material", s.room.material});
+    for (int f = 0; f < 6; ++f) uses.push_back({"room", room_face_key(f), s.room.face_material[f]});
+  }
+  for (const auto& b : s.boundaries) uses.push_back({"boundary." + b.name, "material", b.material});
+  uses.push_back({"emitter", "material", s.emitter.material});
+  return uses;
+}
+
+// Absorbing materials: the wall per unit area from alpha (material.hpp), shared among the n_t
+// tethered layers; the layers' own mass n_t rho0 dx is part of the wall's moving mass.
+void derive_materials(Scene& s) {
+  const FluidSpec& f = s.fluid;
+  const Derived& d = s.derived;
+  const double dx = f.spacing;
+  const int layers = tethered_layers(f.h_over_dx);
+  const double layer_mass = layers * f.rest_density * dx;
+  const double rho_c = f.rest_density * f.sound_speed;
+  for (auto& m : s.materials) {
+    if (m.rigid) {
+      m.stiffness = d.rigid_stiffness;
+    } else if (m.absorption.size() == 1) {
+      m.impedance = wall_for_absorption(m.absorption[0], rho_c, layer_mass);
+    } else if (m.absorption.size() == kOctaveBands.size()) {
+      std::array<double, 6> bands{};
+      std::copy(m.absorption.begin(), m.absorption.end(), bands.begin());
+      const BandFit fit = fit_bands(bands, rho_c, layer_mass, 0.5 / (2.0 * M_PI * d.dt_cfl));
+      m.impedance = fit.wall;
+      m.fit_rms = fit.rms_error;
+    }
+    if (!m.rigid && !m.absorption.empty()) {
+      m.stiffness = m.impedance.stiffness / layers;
+      m.damping = m.impedance.resistance / layers;
+      m.mass = std::max(0.0, m.impedance.mass - layer_mass) / layers;
+    }
+  }
+}
+
+// The room's walls: mirror particles for a rigid or resistive (one broadband alpha) material,
+// else force walls. A resistive mirror wall is Z = R alone (no layer mass, no spring: the ghost
+// images sit on the geometric face), so it absorbs alpha at every frequency.
+void derive_room_walls(const Reader& r, Scene& s) {
+  Derived& d = s.derived;
+  if (!s.room.present) return;
+  const auto mirrorable = [&](const MaterialSpec& m) { return m.rigid || m.absorption.size() == 1; };
+  for (int face = 0; face < 6; ++face) {
+    const MaterialSpec& m = s.material(s.room.face_material[face]);
+    if (s.room.walls == RoomWalls::Mirror && !mirrorable(m))
+      r.fail("room", "walls",
+             "mirror walls need rigid materials or one broadband `absorption`; material '" +
+                 m.name + "' (" + room_face_key(face) +
+                 ") is given by absorption_bands or stiffness/damping (use tethered or auto)");
+  }
+  d.mirror_room = s.room.walls == RoomWalls::Mirror;
+  if (s.room.walls == RoomWalls::Auto) {
+    d.mirror_room = true;
+    for (const std::string& name : s.room.face_material)
+      d.mirror_room = d.mirror_room && mirrorable(s.material(name));
+  }
+  for (int face = 0; face < 6 && d.mirror_room; ++face) {
+    const MaterialSpec& m = s.material(s.room.face_material[face]);
+    d.room_admittance[face] = m.rigid ? 0.0 : 1.0 / m.impedance.resistance;
+  }
+}
+
+// The time step: dt_wall from the stiffest force-wall spring, substeps from min(dt_cfl, dt_wall).
+void derive_time_step(const Reader& r, Scene& s) {
+  const FluidSpec& f = s.fluid;
+  Derived& d = s.derived;
+  const double areal_mass = f.rest_density * f.spacing;
+  d.dt_wall = kInf;
+  for (const auto& use : material_uses(s)) {
+    const MaterialSpec& m = s.material(use.name);
+    if (m.rigid || (use.section == "room" && d.mirror_room)) continue;
+    // The damper is integrated implicitly (boundary.hpp) and sets no bound; the spring acts on
+    // the tethered particle's areal mass plus the material's added mass.
+    const double omega = std::sqrt(m.stiffness / (areal_mass + m.mass));
+    if (omega > 0.0) d.dt_wall = std::min(d.dt_wall, 0.5 / omega);
+  }
+  const double dt_bound = std::min(d.dt_cfl, d.dt_wall);
+  const double rate = s.time.sample_rate;
+  const std::string bound_text =
+      "dt <= " + format_number(dt_bound) + " s (" +
+      (d.dt_wall < d.dt_cfl ? "stiffest wall material"
+                            : "CFL bound C h / c with [time] cfl = " + format_number(s.time.cfl) +
+                                  ", [fluid] spacing = " + format_number(f.spacing) +
+                                  " m, h_over_dx = " + format_number(f.h_over_dx) +
+                                  ", sound_speed = " + format_number(f.sound_speed) + " m/s") +
+      ")";
+  const std::optional<int> needed = smallest_substeps(rate, dt_bound, kMaxSubsteps);
+  if (!needed) {
+    r.fail("time", "substeps",
+           "the stability bound " + bound_text + " needs " +
+               format_number(substeps_estimate(rate, dt_bound)) +
+               " substeps per sample at sample_rate " + format_number(rate) + " Hz, more than " +
+               std::to_string(kMaxSubsteps));
+  }
+  if (s.time.substeps == 0) {
+    d.substeps = *needed;
+  } else {
+    if (s.time.substeps < *needed) {
+      r.fail("time", "substeps",
+             "too few for the stability bound " + bound_text + " at sample_rate " +
+                 format_number(rate) + " Hz: at least " + format_number(*needed) +
+                 " needed (or 0 for automatic)");
+    }
+    d.substeps = s.time.substeps;
+  }
+  d.dt = 1.0 / (rate * d.substeps);
+  d.samples = std::llround(s.time.duration * rate);
+  if (d.samples < 1) {
+    r.fail("time", "duration",
+           "shorter than one sample at sample_rate " + format_number(rate) + " Hz");
+  }
+  d.steps = d.samples * d.substeps;
+}
+
+void check_filters(const Reader& r, const Scene& s) {
+  const FluidSpec& f = s.fluid;
+  const Derived& d = s.derived;
+  if (f.hyperdiffusion > 0.0) {
+    // Forward Euler every n steps on the fastest mode, eps c lambda_max^2 / dx: rate x n dt <= 1
+    // (stable to 2).
+    const double lam = laplacian_symbol_max(f.kernel, f.h_over_dx);
+    const double interval = kHyperdiffusionEvery * d.dt;
+    const double eps_max = f.spacing / (f.sound_speed * lam * lam * interval);
+    if (f.hyperdiffusion > eps_max)
+      r.fail("fluid", "hyperdiffusion",
+             "unstable at dt = " + format_number(d.dt) + " s: at most " + format_number(eps_max) +
+                 " (the zone-corner rate eps c lambda^2 / dx, lambda = " + format_number(lam) +
+                 " / dx^2, times the filter's interval " + std::to_string(kHyperdiffusionEvery) +
+                 " dt must stay below 1)");
+  }
+  if (f.gradient_correction == GradientCorrection::FourthOrder && f.h_over_dx <= 1.0 + 1e-9) {
+    r.fail("fluid", "gradient_correction",
+           "fourth_order needs h_over_dx > 1 (the support 2h must reach the second lattice "
+           "neighbour along an axis); use first_moment at h_over_dx = " +
+               format_number(f.h_over_dx));
+  }
+}
+
+}  // namespace
+
+void check_materials(const Reader& r, const Scene& s) {
+  std::vector<std::string> names;
+  for (const auto& m : s.materials) names.push_back(m.name);
+  for (const auto& use : material_uses(s)) {
+    if (std::find(names.begin(), names.end(), use.name) == names.end()) {
+      r.fail(use.section, use.key,
+             "unknown material (defined: " + join(names) + "; add a [material." + use.name +
+                 "] section)");
+    }
+  }
+}
+
+void derive(const Reader& r, Scene& s) {
+  const FluidSpec& f = s.fluid;
+  Derived& d = s.derived;
+  const double dx = f.spacing;
+  d.h = f.h_over_dx * dx;
+  d.support = 2.0 * d.h;
+  d.skin = f.skin * dx;
+  d.halo_width = d.support + d.skin;
+  d.particle_mass = f.rest_density * dx * dx * dx;
+  d.dt_cfl = s.time.cfl * d.h / f.sound_speed;
+  // A wall spring k (Pa/m) acts on the air column rho0 dx behind unit area: omega^2 = k/(rho0 dx).
+  // Rigid walls get the stiffness whose bound 0.5/omega equals dt_cfl.
+  d.rigid_stiffness = f.rest_density * dx * std::pow(0.5 / d.dt_cfl, 2);
+  derive_materials(s);
+  derive_room_walls(r, s);
+  derive_time_step(r, s);
+  check_filters(r, s);
+  d.ppw_min = ppw_for_phase_error(f.gradient_correction, f.kernel, f.h_over_dx, kFmaxPhaseError);
+  d.f_max_bulk = f.sound_speed / (d.ppw_min * dx);
+  // Every scene has a force wall: the emitter's disc is one.
+  d.f_max_walls = f.sound_speed / (kForceWallPpw * dx);
+  d.f_max = std::min(d.f_max_bulk, d.f_max_walls);
+}
+
+void check_fill_box(const Reader& r, const Scene& s) {
+  const FluidSpec& f = s.fluid;
+  const double need = 2.0 * s.derived.halo_width;
+  const bool explicit_fill = r.has("fluid", "fill_min") || r.has("fluid", "fill_max");
+  const char* axes[] = {"x", "y", "z"};
+  for (int a = 0; a < 3; ++a) {
+    const double side = f.fill_max[a] - f.fill_min[a];
+    if (side >= need) continue;
+    const std::string what =
+        "room/fill box is thinner than 2 x halo_width = " + format_number(need) + " m along " +
+        axes[a] + " (side " + format_number(side) +
+        " m; halo_width = 2 h + skin at [fluid] spacing = " + format_number(f.spacing) +
+        " m); enlarge the box or reduce [fluid] spacing";
+    if (explicit_fill) {
+      r.fail("fluid", r.has("fluid", "fill_max") ? "fill_max" : "fill_min", what);
+    }
+    r.fail("room", "max", what);
+  }
+}
+
+}  // namespace config_detail
+}  // namespace sphreverb

@@ -1,0 +1,23 @@
+// The passes of parse_scene after the readers (internal to src/config): derived quantities
+// (derived.cpp) and the checks that involve several keys (checks.cpp). Each throws SceneError
+// naming the file, the line and the key.
+#pragma once
+
+#include <string>
+
+#include "reader.hpp"
+#include "sphreverb/config/scene.hpp"
+
+namespace sphreverb::config_detail {
+
+// Every name a section uses refers to a defined material.
+void check_materials(const Reader& r, const Scene& s);
+// Fills s.derived and the materials' wall parameters (derived.cpp).
+void derive(const Reader& r, Scene& s);
+// The fill box is thick enough for the halo (needs s.derived).
+void check_fill_box(const Reader& r, const Scene& s);
+// Receivers and emitter against the fill box, the boundaries and each other; warnings into
+// s.warnings (checks.cpp).
+void check_geometry(const Reader& r, Scene& s);
+
+}  // namespace sphreverb::config_detail

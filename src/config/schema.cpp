@@ -1,0 +1,461 @@
+// The key schema of the scene (schema.hpp): one row per key, and the reference page printed from
+// it. Units and ranges here are the ones the readers check; the docs are one line each.
+#include "sphreverb/config/schema.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "detail/text.hpp"
+#include "sphreverb/config/scene.hpp"
+
+namespace sphreverb {
+
+using config_detail::format_number;
+using config_detail::join;
+
+std::string Range::str() const {
+  std::string s = std::string(lo_open ? "(" : "[") + format_number(lo) + ", " + format_number(hi) +
+                  (hi_open ? ")" : "]");
+  if (*unit != '\0') s += std::string(" ") + unit;
+  return s;
+}
+
+const Names<KernelKind>& kernel_names() {
+  static const Names<KernelKind> n = {{"wendland_c2", KernelKind::WendlandC2},
+                                      {"cubic_spline", KernelKind::CubicSpline}};
+  return n;
+}
+const Names<EosKind>& eos_names() {
+  static const Names<EosKind> n = {{"linear", EosKind::Linear},
+                                   {"ideal_gas", EosKind::IdealGasAdiabatic}};
+  return n;
+}
+const Names<ShapeKind>& shape_names() {
+  static const Names<ShapeKind> n = {
+      {"rectangle", ShapeKind::Rectangle}, {"disc", ShapeKind::Disc}, {"cylinder", ShapeKind::Cylinder}};
+  return n;
+}
+const Names<GradientCorrection>& gradient_names() {
+  static const Names<GradientCorrection> n = {{"none", GradientCorrection::None},
+                                              {"first_moment", GradientCorrection::FirstMoment},
+                                              {"fourth_order", GradientCorrection::FourthOrder}};
+  return n;
+}
+const Names<RoomWalls>& room_wall_names() {
+  static const Names<RoomWalls> n = {
+      {"auto", RoomWalls::Auto}, {"mirror", RoomWalls::Mirror}, {"tethered", RoomWalls::Tethered}};
+  return n;
+}
+const Names<Drive>& drive_names() {
+  static const Names<Drive> n = {{"displacement", Drive::Displacement},
+                                 {"velocity", Drive::Velocity},
+                                 {"acceleration", Drive::Acceleration}};
+  return n;
+}
+
+namespace {
+
+template <class E>
+std::vector<std::string> words_of(const Names<E>& names) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : names) out.emplace_back(name);
+  return out;
+}
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+constexpr Range closed(double lo, double hi, const char* unit = "") {
+  return {lo, hi, false, false, unit};
+}
+constexpr Range open_closed(double lo, double hi, const char* unit = "") {
+  return {lo, hi, true, false, unit};
+}
+constexpr Range closed_open(double lo, double hi, const char* unit = "") {
+  return {lo, hi, false, true, unit};
+}
+constexpr Range any_real(const char* unit = "") { return {-kInf, kInf, true, true, unit}; }
+
+// Row builders; `dflt` is a literal the parser applies, `note` the default in words.
+KeySpec number(std::string sec, std::string key, Range r, std::string dflt, std::string doc) {
+  return {std::move(sec), std::move(key), KeyType::Number, r, {}, 0, std::move(dflt), "",
+          std::move(doc)};
+}
+KeySpec integer(std::string sec, std::string key, Range r, std::string dflt, std::string doc) {
+  return {std::move(sec), std::move(key), KeyType::Int, r, {}, 0, std::move(dflt), "",
+          std::move(doc)};
+}
+KeySpec vector(std::string sec, std::string key, const char* unit, std::string dflt,
+               std::string note, std::string doc) {
+  return {std::move(sec), std::move(key), KeyType::Vector, any_real(unit), {}, 3,
+          std::move(dflt), std::move(note), std::move(doc)};
+}
+KeySpec text(std::string sec, std::string key, std::string dflt, std::string note,
+             std::string doc) {
+  return {std::move(sec), std::move(key), KeyType::String, {}, {}, 0, std::move(dflt),
+          std::move(note), std::move(doc)};
+}
+KeySpec choice(std::string sec, std::string key, std::vector<std::string> names, std::string dflt,
+               std::string doc) {
+  std::string note = dflt.empty() ? "required" : "";
+  return {std::move(sec), std::move(key), KeyType::Enum, {}, std::move(names), 0, std::move(dflt),
+          std::move(note), std::move(doc)};
+}
+KeySpec boolean(std::string sec, std::string key, std::string dflt, std::string doc) {
+  return {std::move(sec), std::move(key), KeyType::Bool, {}, {}, 0, std::move(dflt), "",
+          std::move(doc)};
+}
+KeySpec required(KeySpec k) {
+  k.default_value.clear();
+  k.default_note = "required";
+  return k;
+}
+KeySpec note(KeySpec k, std::string text) {
+  k.default_value.clear();
+  k.default_note = std::move(text);
+  return k;
+}
+
+const std::string kMaterialRef = "`rigid` or the NAME of a [material.NAME]";
+
+std::vector<KeySpec> make_schema() {
+  std::vector<KeySpec> k;
+  // [time]
+  k.push_back(integer("time", "sample_rate", closed(1000, 384000, "Hz"), "44100",
+                      "Output (and input) audio rate, a whole number of Hz"));
+  k.push_back(integer("time", "substeps", closed(0, 1000000, "steps/sample"), "0",
+                      "Time steps per audio sample; 0 = the smallest count the stability bound "
+                      "allows (a count that breaks it is an error naming the minimum)"));
+  k.push_back(number("time", "duration", open_closed(0, 3600, "s"), "0.05",
+                     "Simulated time of stage 2 (the recording); at least one sample"));
+  k.push_back(number("time", "cfl", open_closed(0, 1), "0.3", "Courant number C in dt <= C h / c"));
+  // [equilibrium]
+  k.push_back(number("equilibrium", "energy", open_closed(0, 1e3, "J"), "1e-5",
+                     "Stage 1 (settling the lattice) ends when the kinetic energy 1/2 sum m v^2 "
+                     "drops below this"));
+  k.push_back(integer("equilibrium", "max_steps", closed(10, 1e9, "steps"), "20000",
+                      "Step limit of stage 1; reaching it is an error"));
+  k.push_back(number("equilibrium", "damping", closed(0, 1e7, "1/s"), "2000",
+                     "Velocity relaxation rate, applied in stage 1 only"));
+  // [fluid]
+  k.push_back(number("fluid", "spacing", open_closed(0, 1, "m"), "0.015",
+                     "Lattice spacing dx of the air particles"));
+  k.push_back(number("fluid", "h_over_dx", closed(1, 3), "1.3",
+                     "Smoothing length h as a multiple of dx"));
+  k.push_back(number("fluid", "rest_density", open_closed(0, 1e4, "kg/m^3"), "1.204",
+                     "Rest density rho0 of the air"));
+  k.push_back(number("fluid", "sound_speed", open_closed(0, 1e4, "m/s"), "343",
+                     "Speed of sound c0"));
+  k.push_back(choice("fluid", "kernel", words_of(kernel_names()), "wendland_c2",
+                     "Smoothing kernel"));
+  k.push_back(choice("fluid", "eos", words_of(eos_names()), "linear", "Equation of state"));
+  k.push_back(number("fluid", "gamma", closed(1, 3), "1.4",
+                     "Adiabatic index, used by eos = ideal_gas"));
+  k.push_back(number("fluid", "viscosity", closed(0, 1), "0",
+                     "Monaghan artificial-viscosity alpha; 0 turns it off"));
+  k.push_back(number("fluid", "density_diffusion", closed(0, 1), "0",
+                     "delta of the delta-SPH density diffusion (Molteni & Colagrossi 2009); 0 "
+                     "turns it off; it damps the audible band ~k^2: prefer hyperdiffusion"));
+  k.push_back(number("fluid", "hyperdiffusion", closed(0, 1), "0.002",
+                     "eps of the density hyperdiffusion -eps c dx^3 L(L(rho)), applied every 8 "
+                     "steps: removes the lattice's short-wave branch; eps c lambda^2 / dx * 8 dt "
+                     "must stay <= 1 (`check` names the maximum)"));
+  k.push_back(number("fluid", "background_pressure", closed(0, 1e7, "Pa"), "0",
+                     "Pressure added to p in the momentum equation"));
+  k.push_back(number("fluid", "skin", closed(0.01, 1, "dx"), "0.2",
+                     "Verlet-list skin as a fraction of dx"));
+  k.push_back(choice("fluid", "gradient_correction", words_of(gradient_names()), "fourth_order",
+                     "Kernel gradient of the pressure and continuity terms: first_moment makes "
+                     "the divergence of a linear field exact, fourth_order also cancels the third "
+                     "moment (needs h_over_dx > 1)"));
+  k.push_back(vector("fluid", "fill_min", "m", "", "[room] min",
+                     "Lower corner of the box the lattice fills, inside the room; required "
+                     "without a [room]"));
+  k.push_back(vector("fluid", "fill_max", "m", "", "[room] max",
+                     "Upper corner of that box, > fill_min on every axis; required without a "
+                     "[room]"));
+  // [room]
+  k.push_back(required(vector("room", "min", "m", "", "", "Lower corner of the room")));
+  k.push_back(required(vector("room", "max", "m", "", "",
+                              "Upper corner of the room, > min on every axis")));
+  k.push_back(text("room", "material", "rigid", "", "Material of the six faces: " + kMaterialRef));
+  k.push_back(choice("room", "walls", words_of(room_wall_names()), "auto",
+                     "How the faces are built: mirror ghost particles (rigid, or resistive for "
+                     "one broadband absorption), tethered force walls (any material), auto = "
+                     "mirror when every face's material allows it"));
+  for (int f = 0; f < 6; ++f) {
+    k.push_back(text("room", room_face_key(f), "", "`material`",
+                     "Material of one face (" + room_face_key(f).substr(9) + "), e.g. a carpet "
+                     "floor: " + kMaterialRef));
+  }
+  // [material.NAME]
+  const std::string mat = "material.NAME";
+  k.push_back(note(number(mat, "absorption", closed_open(0, 1), "",
+                          "Normal-incidence absorption coefficient alpha at all frequencies; 0 "
+                          "= rigid"),
+                   "none"));
+  KeySpec bands = note(number(mat, "absorption_bands", closed_open(0, 1), "",
+                              "Normal-incidence alpha in the octave bands 125 250 500 1000 2000 "
+                              "4000 Hz, fitted by one mass-spring-damper wall; all zero = rigid"),
+                       "none");
+  bands.type = KeyType::List;
+  bands.count = 6;
+  k.push_back(bands);
+  k.push_back(note(number(mat, "stiffness", open_closed(0, 1e15, "Pa/m"), "",
+                          "Normal spring per unit wall area (the spring form; required there)"),
+                   "none"));
+  k.push_back(number(mat, "damping", closed(0, 1e7, "Pa s/m"), "0",
+                     "Normal damper per unit wall area (rayl), spring form"));
+  k.push_back(number(mat, "mass", closed(0, 1e4, "kg/m^2"), "0",
+                     "Added areal mass of the tethered air layer (a panel's mass), spring form"));
+  // [boundary.NAME]
+  const std::string bnd = "boundary.NAME";
+  k.push_back(choice(bnd, "shape", words_of(shape_names()), "", "Shape of the surface"));
+  k.push_back(required(vector(bnd, "center", "m", "", "", "Centre point")));
+  k.push_back(required(vector(bnd, "normal", "", "", "",
+                              "Surface normal, non-zero (normalised); cylinder: the axis")));
+  KeySpec size = note(number(bnd, "size", open_closed(0, 1000, "m"), "",
+                             "Rectangle: W H, W along u = normalised(normal x ref) and H along v "
+                             "= normal x u (ref = z, or x if the normal is along z)"),
+                      "rectangle: required");
+  size.type = KeyType::List;
+  size.count = 2;
+  k.push_back(size);
+  k.push_back(note(number(bnd, "radius", open_closed(0, 1000, "m"), "", "Disc and cylinder radius"),
+                   "disc, cylinder: required"));
+  k.push_back(note(number(bnd, "height", open_closed(0, 1000, "m"), "",
+                          "Cylinder: its length along the axis"),
+                   "cylinder: required"));
+  k.push_back(text(bnd, "material", "rigid", "", "Material of the surface: " + kMaterialRef));
+  // [emitter]
+  KeySpec input = text("emitter", "input", "", "required",
+                       "The signal: impulse (a single-sample click), sweep (an exponential sine "
+                       "sweep) or a WAV path, relative to the scene file's directory");
+  input.type = KeyType::Path;
+  input.names = {"impulse", "sweep"};
+  k.push_back(input);
+  k.push_back(required(vector("emitter", "center", "m", "", "",
+                              "Rest position of the disc centre, in the air")));
+  k.push_back(vector("emitter", "normal", "", "1 0 0", "",
+                     "Direction the disc moves in, non-zero (normalised)"));
+  k.push_back(number("emitter", "radius", open_closed(0, 10, "m"), "0.025",
+                     "Disc radius; the disc must fit in the room"));
+  k.push_back(note(number("emitter", "deflection", open_closed(0, 0.1, "m"), "",
+                          "k in x = k s (displacement), V = k fs s (velocity) or A = k fs^2 s "
+                          "(acceleration drive), s the input in [-1, 1]"),
+                   "1e-5; 1e-8 with drive = acceleration"));
+  k.push_back(choice("emitter", "drive", words_of(drive_names()), "acceleration",
+                     "What the input drives; acceleration radiates a flat spectrum from a disc "
+                     "on a wall"));
+  k.push_back(number("emitter", "highpass", closed(0, 1000, "Hz"), "20",
+                     "acceleration only: corner of the drive's 2nd-order high-pass (the disc "
+                     "returns to rest); 0 = plain double integration"));
+  k.push_back(text("emitter", "material", "rigid", "", "Wall material of the disc: " + kMaterialRef));
+  // [receiver.NAME]
+  k.push_back(required(vector("receiver.NAME", "position", "m", "", "",
+                              "Measurement point, in the air; writes NAME.wav and NAME.raw.wav")));
+  k.push_back(text("receiver.NAME", "group", "", "none",
+                   "Receivers sharing a group also go into GROUP.wav, one channel each in file "
+                   "order (letters, digits, '_', '-'; not a receiver's name)"));
+  // [output]
+  KeySpec dir = text("output", "dir", "out", "",
+                     "Output directory, relative to the working directory (--out DIR overrides "
+                     "it)");
+  dir.type = KeyType::Path;
+  k.push_back(dir);
+  k.push_back(number("output", "checkpoint_every", closed(0, 3600, "s"), "0.01",
+                     "Simulated time between checkpoints; 0 = only at the end of stage 1, at the "
+                     "end and on a stop signal"));
+  k.push_back(integer("output", "keep_checkpoints", closed(1, 1e6), "2",
+                      "Complete checkpoints kept in DIR/checkpoints"));
+  k.push_back(number("output", "snapshot_every", closed(0, 3600, "s"), "0",
+                     "Simulated time between float32 snapshots for ParaView; 0 = none"));
+  KeySpec fields = text("output", "snapshot_fields", "density pressure velocity", "",
+                        "Arrays of the snapshots, each at most once (positions are always "
+                        "written)");
+  fields.type = KeyType::List;
+  fields.names = kSnapshotFieldNames;
+  k.push_back(fields);
+  k.push_back(boolean("output", "normalize", "true",
+                      "NAME.wav DC-free and peak-normalised; false: p' with full scale = 100 Pa, "
+                      "clipped"));
+  k.push_back(number("output", "progress_every", closed(0.1, 3600, "s"), "5",
+                     "Wall-clock time between progress lines"));
+  k.push_back(boolean("output", "lowpass", "true",
+                      "Low-pass the receivers at f_max; false: only the anti-alias filter"));
+  k.push_back(boolean("output", "energy", "false",
+                      "Write energy.csv, the air's acoustic energy after every audio sample"));
+  return k;
+}
+
+std::vector<SectionSpec> make_sections() {
+  std::vector<SectionSpec> s = {
+      {"time", false, "Audio rate, time step and duration.", {}},
+      {"equilibrium", false, "Stage 1: settling the lattice before the emitter starts.", {}},
+      {"fluid", false, "The air: lattice, kernel, equation of state, filters.", {}},
+      {"room", false, "Optional: a box of six walls.", {}},
+      {"material", true,
+       "A wall material: `absorption`, `absorption_bands`, or the spring form (`stiffness` with "
+       "optional `damping` and `mass`); not both forms. `rigid` is built in.",
+       {}},
+      {"boundary", true,
+       "A rectangle, disc or cylindrical surface; a key of another shape is an error.", {}},
+      {"emitter", false, "Required: the loudspeaker, a disc moving along its normal.", {}},
+      {"receiver", true, "At least one: the microphones.", {}},
+      {"output", false, "Files written by a run.", {}},
+  };
+  for (const auto& row : scene_schema()) {
+    const std::string type = row.section.substr(0, row.section.find('.'));
+    for (auto& sec : s)
+      if (sec.name == type) sec.keys.push_back(row.key);
+  }
+  return s;
+}
+
+std::string md_default(const KeySpec& k) {
+  if (!k.default_value.empty()) return "`" + k.default_value + "`";
+  return k.default_note.empty() ? "none" : k.default_note;
+}
+
+std::string md_allowed(const KeySpec& k) {
+  std::vector<std::string> quoted;
+  for (const auto& n : k.names) quoted.push_back("`" + n + "`");
+  switch (k.type) {
+    case KeyType::Number:
+      return Range{k.range.lo, k.range.hi, k.range.lo_open, k.range.hi_open, ""}.str();
+    case KeyType::Int:
+      return "integer " + Range{k.range.lo, k.range.hi, k.range.lo_open, k.range.hi_open, ""}.str();
+    case KeyType::Vector:
+      return "x y z";
+    case KeyType::String:
+      return "a name";
+    case KeyType::Enum:
+      return join(quoted);
+    case KeyType::Path:
+      return quoted.empty() ? "a path" : join(quoted) + " or a path";
+    case KeyType::Bool:
+      return "`true`, `false` (also yes/no, on/off, 1/0)";
+    case KeyType::List:
+      if (!k.names.empty()) return "words from " + join(quoted);
+      return std::to_string(k.count) + " numbers, each " +
+             Range{k.range.lo, k.range.hi, k.range.lo_open, k.range.hi_open, ""}.str();
+  }
+  return "";
+}
+
+// Checks that involve more than one key, with the reason for each.
+const char* const kCrossChecks = R"(## Checks across keys
+
+Errors (exit 2, the message names the file, the line and the key):
+
+- The fill box (default: the room) must be at least 2 x halo_width = 2 (2h + skin dx) thick on
+  every axis, and lie inside the room.
+- Receivers and the emitter centre lie in the air: inside the fill box and at least dx/2 from its
+  faces.
+- A receiver lies at least dx/2 from every `[boundary.NAME]` surface: lattice sites closer than
+  that are not filled, so a receiver there measures no air.
+- No `[boundary.NAME]` surface passes through the emitter disc: the disc's tethered particles
+  would be pulled by two walls at once.
+- The emitter disc fits in the fill box (its rim, centre +- radius across the normal).
+- The stability bound dt <= min(C h / c, the stiffest wall spring's 0.5 / omega) needs at most
+  1000000 substeps per sample; an explicit `substeps` must meet it.
+- `hyperdiffusion` stays below the filter's stability limit at the chosen dt.
+
+Warnings (printed by `check` and in the run log; the run goes on):
+
+- A `[room]` face that does not sit dx/2 beyond the lattice's last layer (a room side that is not
+  a multiple of `spacing`; the lattice is centred in the fill box). The face's wall then acts
+  across a gap of the wrong width and absorbs far less than configured: a 0.8 x 0.6 x 0.5 m room
+  at 15 mm with absorption = 0.3 decays with T30 ~ 110 ms where Eyring's formula gives 27 ms.
+- An emitter disc free in the air rather than on a wall (its centre within dx of a `[room]` face
+  or a `[boundary.NAME]` plate parallel to it): a free disc scatters sound into the lattice's
+  short-wave branch (k dx near pi), which no wall absorbs, and the nearby modes lose energy.
+)";
+
+}  // namespace
+
+const std::vector<KeySpec>& scene_schema() {
+  static const std::vector<KeySpec> rows = make_schema();
+  return rows;
+}
+
+const std::vector<SectionSpec>& scene_sections() {
+  static const std::vector<SectionSpec> sections = make_sections();
+  return sections;
+}
+
+const SectionSpec* classify_section(const std::string& name) {
+  const auto is_name_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
+  };
+  const auto dot = name.find('.');
+  const std::string prefix = name.substr(0, dot);
+  for (const auto& t : scene_sections()) {
+    if (t.name != prefix) continue;
+    if (!t.named) return dot == std::string::npos ? &t : nullptr;
+    if (dot == std::string::npos) return nullptr;
+    const std::string tail = name.substr(dot + 1);
+    if (tail.empty() || !std::all_of(tail.begin(), tail.end(), is_name_char)) return nullptr;
+    return &t;
+  }
+  return nullptr;
+}
+
+const KeySpec* find_key(const SectionSpec& type, const std::string& key) {
+  const std::string section = type.named ? type.name + ".NAME" : type.name;
+  for (const auto& row : scene_schema())
+    if (row.section == section && row.key == key) return &row;
+  return nullptr;
+}
+
+std::string allowed_sections() {
+  std::vector<std::string> names;
+  for (const auto& t : scene_sections()) names.push_back("[" + t.name + (t.named ? ".NAME]" : "]"));
+  return join(names);
+}
+
+const char* to_string(KeyType t) {
+  switch (t) {
+    case KeyType::Number: return "number";
+    case KeyType::Int: return "int";
+    case KeyType::Vector: return "vector";
+    case KeyType::String: return "string";
+    case KeyType::Enum: return "enum";
+    case KeyType::Path: return "path";
+    case KeyType::Bool: return "bool";
+    case KeyType::List: return "list";
+  }
+  return "?";
+}
+
+std::string scene_reference_markdown() {
+  std::ostringstream o;
+  o << "# Scene reference\n\n"
+    << "<!-- Generated by `sphreverb keys` from the key schema (src/config/schema.cpp). Do not "
+       "edit;\n     regenerate with `build/sphreverb keys > docs/scene-reference.md`. -->\n\n"
+    << "A scene is an INI file: `[section]` headers, `key = value` lines, `#` starts a comment "
+       "anywhere on a\nline, `;` a comment line. Vectors are written `x y z`. Unknown sections "
+       "and keys, a key given\ntwice, bad numbers, NaN and values out of range are errors that "
+       "name the file, the line and the\nkey. Any key can be overridden on the command line by "
+       "its dotted name, once:\n`--fluid.spacing 0.01`, `--receiver.left.position \"0.4 0.2 "
+       "0.2\"`. Before the first section,\n`include = PATH` (relative to the scene file) reads a "
+       "library of `[material.NAME]` sections\n(`configs/materials.ini`). Scene and included "
+       "files must be regular files of at most "
+    << kMaxSceneFileBytes / (1024 * 1024) << " MiB\nwithout NUL bytes.\n";
+  for (const auto& sec : scene_sections()) {
+    o << "\n## `[" << sec.name << (sec.named ? ".NAME" : "") << "]`\n\n"
+      << sec.doc << "\n\n"
+      << "| key | type | unit | default | allowed | meaning |\n"
+      << "|---|---|---|---|---|---|\n";
+    for (const auto& key : sec.keys) {
+      const KeySpec& k = *find_key(sec, key);
+      o << "| `" << k.key << "` | " << to_string(k.type) << " | "
+        << (*k.range.unit != '\0' ? k.range.unit : "-") << " | " << md_default(k) << " | "
+        << md_allowed(k) << " | " << k.doc << " |\n";
+    }
+  }
+  o << "\n" << kCrossChecks;
+  return o.str();
+}
+
+}  // namespace sphreverb
