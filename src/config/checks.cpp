@@ -173,7 +173,8 @@ bool emitter_on_wall(const Scene& s) {
   if (s.room.present) {
     for (int a = 0; a < 3; ++a) {
       if (std::abs(e.normal[a]) < kParallel) continue;
-      if (std::abs(e.center[a] - s.room.min[a]) <= dx || std::abs(s.room.max[a] - e.center[a]) <= dx)
+      if (std::abs(e.center[a] - s.room.min[a]) <= dx ||
+          std::abs(s.room.max[a] - e.center[a]) <= dx)
         return true;
     }
   }

@@ -104,7 +104,9 @@ void derive_materials(Scene& s) {
 void derive_room_walls(const Reader& r, Scene& s) {
   Derived& d = s.derived;
   if (!s.room.present) return;
-  const auto mirrorable = [&](const MaterialSpec& m) { return m.rigid || m.absorption.size() == 1; };
+  const auto mirrorable = [&](const MaterialSpec& m) {
+    return m.rigid || m.absorption.size() == 1;
+  };
   for (int face = 0; face < 6; ++face) {
     const MaterialSpec& m = s.material(s.room.face_material[face]);
     if (s.room.walls == RoomWalls::Mirror && !mirrorable(m))

@@ -171,8 +171,7 @@ std::string read_scene_text(const std::string& path, const std::string& what) {
     throw SceneError(what + "not a regular file (a device, FIFO or socket cannot be a scene)");
   }
   const auto too_large = [&] {
-    return SceneError(what + "larger than " +
-                      std::to_string(kMaxSceneFileBytes / (1024 * 1024)) +
+    return SceneError(what + "larger than " + std::to_string(kMaxSceneFileBytes / (1024 * 1024)) +
                       " MiB: not a scene file");
   };
   if (fs::file_size(path, ec) > static_cast<std::uintmax_t>(kMaxSceneFileBytes)) throw too_large();
@@ -216,7 +215,8 @@ void apply_overrides(IniScene& ini, const std::map<std::string, std::string>& ov
                 "unknown key: no section [" + section + "] (allowed: " + allowed_sections() + ")");
     }
     if (find_key(*type, key) == nullptr) {
-      fail_line(path, 0, shown, "unknown key (allowed in [" + section + "]: " + keys_of(*type) + ")");
+      fail_line(path, 0, shown,
+                "unknown key (allowed in [" + section + "]: " + keys_of(*type) + ")");
     }
     if (value.empty()) fail_line(path, 0, shown, "empty value");
     if (value.find_first_of("#\n\r") != std::string::npos) {
@@ -228,7 +228,8 @@ void apply_overrides(IniScene& ini, const std::map<std::string, std::string>& ov
       ini.sections.push_back({section, type, 0, {}, {}});
       section_it = std::prev(ini.sections.end());
     }
-    auto [it, inserted] = ini.entries.insert_or_assign(dotted, IniEntry{section, key, value, 0, {}});
+    auto [it, inserted] =
+        ini.entries.insert_or_assign(dotted, IniEntry{section, key, value, 0, {}});
     if (inserted) section_it->keys.push_back(key);
   }
 }

@@ -32,8 +32,9 @@ const Names<EosKind>& eos_names() {
   return n;
 }
 const Names<ShapeKind>& shape_names() {
-  static const Names<ShapeKind> n = {
-      {"rectangle", ShapeKind::Rectangle}, {"disc", ShapeKind::Disc}, {"cylinder", ShapeKind::Cylinder}};
+  static const Names<ShapeKind> n = {{"rectangle", ShapeKind::Rectangle},
+                                     {"disc", ShapeKind::Disc},
+                                     {"cylinder", ShapeKind::Cylinder}};
   return n;
 }
 const Names<GradientCorrection>& gradient_names() {
@@ -87,19 +88,19 @@ KeySpec integer(std::string sec, std::string key, Range r, std::string dflt, std
 }
 KeySpec vector(std::string sec, std::string key, const char* unit, std::string dflt,
                std::string note, std::string doc) {
-  return {std::move(sec), std::move(key), KeyType::Vector, any_real(unit), {}, 3,
+  return {std::move(sec),  std::move(key),  KeyType::Vector, any_real(unit), {}, 3,
           std::move(dflt), std::move(note), std::move(doc)};
 }
 KeySpec text(std::string sec, std::string key, std::string dflt, std::string note,
              std::string doc) {
-  return {std::move(sec), std::move(key), KeyType::String, {}, {}, 0, std::move(dflt),
-          std::move(note), std::move(doc)};
+  return {std::move(sec),  std::move(key),  KeyType::String, {}, {}, 0,
+          std::move(dflt), std::move(note), std::move(doc)};
 }
 KeySpec choice(std::string sec, std::string key, std::vector<std::string> names, std::string dflt,
                std::string doc) {
   std::string note = dflt.empty() ? "required" : "";
-  return {std::move(sec), std::move(key), KeyType::Enum, {}, std::move(names), 0, std::move(dflt),
-          std::move(note), std::move(doc)};
+  return {std::move(sec),  std::move(key),  KeyType::Enum, {}, std::move(names), 0,
+          std::move(dflt), std::move(note), std::move(doc)};
 }
 KeySpec boolean(std::string sec, std::string key, std::string dflt, std::string doc) {
   return {std::move(sec), std::move(key), KeyType::Bool, {}, {}, 0, std::move(dflt), "",
@@ -140,17 +141,17 @@ std::vector<KeySpec> make_schema() {
   // [fluid]
   k.push_back(number("fluid", "spacing", open_closed(0, 1, "m"), "0.015",
                      "Lattice spacing dx of the air particles"));
-  k.push_back(number("fluid", "h_over_dx", closed(1, 3), "1.3",
-                     "Smoothing length h as a multiple of dx"));
+  k.push_back(
+      number("fluid", "h_over_dx", closed(1, 3), "1.3", "Smoothing length h as a multiple of dx"));
   k.push_back(number("fluid", "rest_density", open_closed(0, 1e4, "kg/m^3"), "1.204",
                      "Rest density rho0 of the air"));
-  k.push_back(number("fluid", "sound_speed", open_closed(0, 1e4, "m/s"), "343",
-                     "Speed of sound c0"));
-  k.push_back(choice("fluid", "kernel", words_of(kernel_names()), "wendland_c2",
-                     "Smoothing kernel"));
+  k.push_back(
+      number("fluid", "sound_speed", open_closed(0, 1e4, "m/s"), "343", "Speed of sound c0"));
+  k.push_back(
+      choice("fluid", "kernel", words_of(kernel_names()), "wendland_c2", "Smoothing kernel"));
   k.push_back(choice("fluid", "eos", words_of(eos_names()), "linear", "Equation of state"));
-  k.push_back(number("fluid", "gamma", closed(1, 3), "1.4",
-                     "Adiabatic index, used by eos = ideal_gas"));
+  k.push_back(
+      number("fluid", "gamma", closed(1, 3), "1.4", "Adiabatic index, used by eos = ideal_gas"));
   k.push_back(number("fluid", "viscosity", closed(0, 1), "0",
                      "Monaghan artificial-viscosity alpha; 0 turns it off"));
   k.push_back(number("fluid", "density_diffusion", closed(0, 1), "0",
@@ -176,8 +177,8 @@ std::vector<KeySpec> make_schema() {
                      "[room]"));
   // [room]
   k.push_back(required(vector("room", "min", "m", "", "", "Lower corner of the room")));
-  k.push_back(required(vector("room", "max", "m", "", "",
-                              "Upper corner of the room, > min on every axis")));
+  k.push_back(required(
+      vector("room", "max", "m", "", "", "Upper corner of the room, > min on every axis")));
   k.push_back(text("room", "material", "rigid", "", "Material of the six faces: " + kMaterialRef));
   k.push_back(choice("room", "walls", words_of(room_wall_names()), "auto",
                      "How the faces are built: mirror ghost particles (rigid, or resistive for "
@@ -185,8 +186,10 @@ std::vector<KeySpec> make_schema() {
                      "mirror when every face's material allows it"));
   for (int f = 0; f < 6; ++f) {
     k.push_back(text("room", room_face_key(f), "", "`material`",
-                     "Material of one face (" + room_face_key(f).substr(9) + "), e.g. a carpet "
-                     "floor: " + kMaterialRef));
+                     "Material of one face (" + room_face_key(f).substr(9) +
+                         "), e.g. a carpet "
+                         "floor: " +
+                         kMaterialRef));
   }
   // [material.NAME]
   const std::string mat = "material.NAME";
@@ -223,9 +226,9 @@ std::vector<KeySpec> make_schema() {
   k.push_back(size);
   k.push_back(note(number(bnd, "radius", open_closed(0, 1000, "m"), "", "Disc and cylinder radius"),
                    "disc, cylinder: required"));
-  k.push_back(note(number(bnd, "height", open_closed(0, 1000, "m"), "",
-                          "Cylinder: its length along the axis"),
-                   "cylinder: required"));
+  k.push_back(note(
+      number(bnd, "height", open_closed(0, 1000, "m"), "", "Cylinder: its length along the axis"),
+      "cylinder: required"));
   k.push_back(text(bnd, "material", "rigid", "", "Material of the surface: " + kMaterialRef));
   // [emitter]
   KeySpec input = text("emitter", "input", "", "required",
@@ -234,8 +237,8 @@ std::vector<KeySpec> make_schema() {
   input.type = KeyType::Path;
   input.names = {"impulse", "sweep"};
   k.push_back(input);
-  k.push_back(required(vector("emitter", "center", "m", "", "",
-                              "Rest position of the disc centre, in the air")));
+  k.push_back(required(
+      vector("emitter", "center", "m", "", "", "Rest position of the disc centre, in the air")));
   k.push_back(vector("emitter", "normal", "", "1 0 0", "",
                      "Direction the disc moves in, non-zero (normalised)"));
   k.push_back(number("emitter", "radius", open_closed(0, 10, "m"), "0.025",
@@ -250,7 +253,8 @@ std::vector<KeySpec> make_schema() {
   k.push_back(number("emitter", "highpass", closed(0, 1000, "Hz"), "20",
                      "acceleration only: corner of the drive's 2nd-order high-pass (the disc "
                      "returns to rest); 0 = plain double integration"));
-  k.push_back(text("emitter", "material", "rigid", "", "Wall material of the disc: " + kMaterialRef));
+  k.push_back(
+      text("emitter", "material", "rigid", "", "Wall material of the disc: " + kMaterialRef));
   // [receiver.NAME]
   k.push_back(required(vector("receiver.NAME", "position", "m", "", "",
                               "Measurement point, in the air; writes NAME.wav and NAME.raw.wav")));
@@ -294,12 +298,15 @@ std::vector<SectionSpec> make_sections() {
       {"equilibrium", false, "Stage 1: settling the lattice before the emitter starts.", {}},
       {"fluid", false, "The air: lattice, kernel, equation of state, filters.", {}},
       {"room", false, "Optional: a box of six walls.", {}},
-      {"material", true,
+      {"material",
+       true,
        "A wall material: `absorption`, `absorption_bands`, or the spring form (`stiffness` with "
        "optional `damping` and `mass`); not both forms. `rigid` is built in.",
        {}},
-      {"boundary", true,
-       "A rectangle, disc or cylindrical surface; a key of another shape is an error.", {}},
+      {"boundary",
+       true,
+       "A rectangle, disc or cylindrical surface; a key of another shape is an error.",
+       {}},
       {"emitter", false, "Required: the loudspeaker, a disc moving along its normal.", {}},
       {"receiver", true, "At least one: the microphones.", {}},
       {"output", false, "Files written by a run.", {}},
@@ -416,14 +423,22 @@ std::string allowed_sections() {
 
 const char* to_string(KeyType t) {
   switch (t) {
-    case KeyType::Number: return "number";
-    case KeyType::Int: return "int";
-    case KeyType::Vector: return "vector";
-    case KeyType::String: return "string";
-    case KeyType::Enum: return "enum";
-    case KeyType::Path: return "path";
-    case KeyType::Bool: return "bool";
-    case KeyType::List: return "list";
+    case KeyType::Number:
+      return "number";
+    case KeyType::Int:
+      return "int";
+    case KeyType::Vector:
+      return "vector";
+    case KeyType::String:
+      return "string";
+    case KeyType::Enum:
+      return "enum";
+    case KeyType::Path:
+      return "path";
+    case KeyType::Bool:
+      return "bool";
+    case KeyType::List:
+      return "list";
   }
   return "?";
 }

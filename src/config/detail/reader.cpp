@@ -55,7 +55,8 @@ const IniEntry* Reader::entry(const std::string& section, const std::string& key
 const KeySpec& Reader::spec(const std::string& section, const std::string& key) const {
   const SectionSpec* type = classify_section(section);
   const KeySpec* row = type == nullptr ? nullptr : find_key(*type, key);
-  if (row == nullptr) throw std::logic_error("scene key [" + section + "] " + key + " not in the schema");
+  if (row == nullptr)
+    throw std::logic_error("scene key [" + section + "] " + key + " not in the schema");
   return *row;
 }
 
@@ -85,14 +86,14 @@ std::optional<std::string> Reader::text(const std::string& section, const std::s
   return std::nullopt;
 }
 
-double Reader::to_real(const std::string& section, const std::string& key,
-                       const std::string& word, const Range& range) const {
+double Reader::to_real(const std::string& section, const std::string& key, const std::string& word,
+                       const Range& range) const {
   const auto v = parse_real(word);
   if (!v) fail(section, key, "'" + word + "' is not a number (expected " + range.str() + ")");
   if (!std::isfinite(*v)) {
-    fail(section, key,
-         "must be a finite number (NaN and infinity are not allowed; expected " + range.str() +
-             ")");
+    fail(
+        section, key,
+        "must be a finite number (NaN and infinity are not allowed; expected " + range.str() + ")");
   }
   if (!range.contains(*v)) fail(section, key, "must be in " + range.str());
   return *v;
@@ -132,8 +133,8 @@ void Reader::get(const std::string& section, const std::string& key, Vec3& out) 
   if (words.size() != 3) {
     fail(section, key, "expected 3 numbers (x y z, m), got " + std::to_string(words.size()));
   }
-  const Range any{-std::numeric_limits<double>::infinity(),
-                  std::numeric_limits<double>::infinity(), true, true, "m"};
+  const Range any{-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+                  true, true, "m"};
   out = {to_real(section, key, words[0], any), to_real(section, key, words[1], any),
          to_real(section, key, words[2], any)};
 }
@@ -142,8 +143,9 @@ void Reader::get(const std::string& section, const std::string& key, bool& out) 
   const auto t = text(section, key);
   if (!t) return;
   std::string v = *t;
-  std::transform(v.begin(), v.end(), v.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  std::transform(v.begin(), v.end(), v.begin(), [](char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  });
   if (v == "true" || v == "yes" || v == "on" || v == "1") {
     out = true;
   } else if (v == "false" || v == "no" || v == "off" || v == "0") {

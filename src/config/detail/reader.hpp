@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "text.hpp"
 #include "sphreverb/config/ini.hpp"
 #include "sphreverb/config/schema.hpp"
 #include "sphreverb/core/vec3.hpp"
+#include "text.hpp"
 
 namespace sphreverb::config_detail {
 

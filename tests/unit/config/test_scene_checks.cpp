@@ -120,9 +120,9 @@ TEST(Substeps, CountsBeyondTwoToThe53EndWithAnError) {
 // ---- integer sample rate -----------------------------------------------------------------------
 
 TEST(SceneChecks, SampleRateIsAWholeNumberOfHertz) {
-  expect_mentions(error_of(kScene, {{"time.sample_rate", "44100.5"}}),
-                  {"(command line)", "[time] sample_rate = 44100.5", "not an integer",
-                   "[1000, 384000] Hz"});
+  expect_mentions(
+      error_of(kScene, {{"time.sample_rate", "44100.5"}}),
+      {"(command line)", "[time] sample_rate = 44100.5", "not an integer", "[1000, 384000] Hz"});
   const std::string text = "[time]\nsample_rate = 48000.25\n" + kScene;
   expect_mentions(error_of(text), {kPath + ":2:", "not an integer"});
   EXPECT_EQ(parse_scene(kScene, kPath, {{"time.sample_rate", "4.8e4"}}).time.sample_rate, 48000.0);
@@ -145,7 +145,8 @@ TEST(SceneChecks, NulByteIsRejectedAndTheMessageIsWhole) {
 // ---- files that are not regular or too large ---------------------------------------------------
 
 TEST(SceneFiles, DevicesAndFifosAreRejectedWithoutReading) {
-  if (fs::exists("/dev/zero")) expect_mentions(load_error("/dev/zero"), {"/dev/zero", "not a regular file"});
+  if (fs::exists("/dev/zero"))
+    expect_mentions(load_error("/dev/zero"), {"/dev/zero", "not a regular file"});
   TempDir tmp;
   const fs::path fifo = tmp.path("scene.ini");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
@@ -165,8 +166,7 @@ TEST(SceneFiles, IncludeOfADeviceOrFifoIsRejected) {
 
 TEST(SceneFiles, FilesLargerThanTheLimitAreRejected) {
   TempDir tmp;
-  const std::string big =
-      tmp.write("big.ini", kScene + std::string(kMaxSceneFileBytes, '#'));
+  const std::string big = tmp.write("big.ini", kScene + std::string(kMaxSceneFileBytes, '#'));
   expect_mentions(load_error(big), {big, "larger than 16 MiB"});
   const std::string fits = tmp.write("fits.ini", kScene + "#" + std::string(1000, 'x') + "\n");
   EXPECT_NO_THROW(load_scene(fits));
@@ -183,12 +183,14 @@ TEST(SceneChecks, ReceiverOnABoundaryPlate) {
 }
 
 TEST(SceneChecks, PlateThroughTheEmitter) {
-  const std::string text = kScene + "[boundary.wall]\nshape = rectangle\ncenter = 0.008 0.2 "
-                                    "0.15\nnormal = 0 0 1\nsize = 0.1 0.1\n";
+  const std::string text = kScene +
+                           "[boundary.wall]\nshape = rectangle\ncenter = 0.008 0.2 "
+                           "0.15\nnormal = 0 0 1\nsize = 0.1 0.1\n";
   expect_mentions(error_of(text), {"[emitter] center", "[boundary.wall]", "passes through"});
   // The same plate parallel to the disc, 1 cm behind it: the disc sits on it.
-  const std::string behind = kScene + "[boundary.wall]\nshape = disc\ncenter = 0.05 0.2 "
-                                      "0.15\nnormal = 1 0 0\nradius = 0.05\n";
+  const std::string behind = kScene +
+                             "[boundary.wall]\nshape = disc\ncenter = 0.05 0.2 "
+                             "0.15\nnormal = 1 0 0\nradius = 0.05\n";
   EXPECT_NO_THROW(parse_scene(behind, kPath, {{"emitter.center", "0.058 0.2 0.15"}}));
 }
 

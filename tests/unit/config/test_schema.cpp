@@ -8,8 +8,8 @@
 #include <set>
 #include <string>
 
-#include "sphreverb/config/schema.hpp"
 #include "sphreverb/config/scene.hpp"
+#include "sphreverb/config/schema.hpp"
 
 namespace sphreverb {
 namespace {

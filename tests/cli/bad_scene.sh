@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The command line and scene inputs that used to crash, hang, grow memory or pass silently: each
+# case must end (within a timeout) with the expected exit code and a message naming the key.
+#   bad_scene.sh SPHREVERB SOURCE_DIR WORK_DIR
+set -uo pipefail
+exe=$1 src=$2 work=$3
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+rm -rf "$work" && mkdir -p "$work"
+base="$src/configs/small_room.ini"
+failures=0 passed=0
+
+# case_ NAME EXPECTED_CODE "TEXT THE OUTPUT MUST CONTAIN" ARGS... (one rank, 60 s at most)
+case_() {
+  local name=$1 want=$2 text=$3
+  shift 3
+  local log="$work/$name.log"
+  timeout 60 "$exe" "$@" > "$log" 2>&1
+  local code=$? ok=1
+  [[ $code -eq $want ]] || { echo "  $name: exit $code, expected $want"; ok=0; }
+  grep -qF -- "$text" "$log" || { echo "  $name: output lacks '$text'"; ok=0; }
+  if [[ $ok -eq 1 ]]; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failures=$((failures + 1)); echo "FAIL $name"; sed 's/^/    | /' "$log" | head -20
+  fi
+}
+
+scene() {  # scene NAME SED_EXPRESSION: writes $work/NAME.ini from the default scene
+  sed -e "$2" "$base" > "$work/$1.ini"
+  echo "$work/$1.ini"
+}
+
+# Arguments of one character, --ranks out of range, a repeated override.
+case_ ranks_8 0 "ranks                8 of at most" check "$base" --ranks 8
+case_ out_one_char 0 "particles" check "$base" --out o
+case_ o_one_char 0 "particles" check "$base" -o x
+case_ ranks_zero 2 "--ranks 0: must be in [1, 1048576]" check "$base" --ranks=0
+case_ ranks_negative 2 "--ranks -3: must be in [1, 1048576]" check "$base" --ranks=-3
+case_ repeated_override 2 "--fluid.spacing given twice" check "$base" --fluid.spacing 0.01 --fluid.spacing=0.02
+# Substep counts beyond 2^53 (the search never ended).
+case_ tiny_spacing 2 "[fluid] spacing = 1e-20 m" check "$base" --fluid.spacing 1e-20
+case_ tiny_cfl 2 "[time] cfl = 1e-300" check "$base" --time.cfl 1e-300
+# Files that are not regular: a device grew memory forever, a FIFO blocked.
+case_ dev_zero 2 "not a regular file" check /dev/zero
+mkfifo "$work/fifo.ini"
+case_ fifo 2 "not a regular file" check "$work/fifo.ini"
+{ echo "include = /dev/zero"; cat "$base"; } > "$work/include_dev.ini"
+case_ include_device 2 "include = /dev/zero" check "$work/include_dev.ini"
+# A fractional sample rate passed check and failed after the run.
+case_ fractional_rate 2 "[time] sample_rate = 44100.5: '44100.5' is not an integer" check "$base" --time.sample_rate 44100.5
+# A NUL byte cut the message short.
+printf '[time]\nduration = 0.0\0005\n' > "$work/nul.ini"
+case_ nul_byte 2 "nul.ini:2: a NUL byte at column 15" check "$work/nul.ini"
+# Checks across keys.
+case_ receiver_on_plate 2 "lies on [boundary.plate]" check "$(scene receiver_on_plate \
+  's/^\[output\]/[boundary.plate]\nshape = rectangle\ncenter = 0.45 0.22 0.2\nnormal = 1 0 0\nsize = 0.1 0.1\n[output]/')"
+case_ plate_through_emitter 2 "[boundary.plate] passes through the emitter disc" check "$(scene plate_through_emitter \
+  's/^\[output\]/[boundary.plate]\nshape = rectangle\ncenter = 0.008 0.1 0.1\nnormal = 0 0 1\nsize = 0.1 0.1\n[output]/')"
+case_ emitter_larger_than_room 2 "[emitter] radius = 5: the disc is larger than the room" check "$base" --emitter.radius 5
+# The two warnings: exit 0, and the warning in check's output.
+case_ room_off_lattice 0 "warning: [room] faces not dx/2" check "$base" --room.max "0.8 0.6 0.5"
+case_ free_emitter 0 "free in the air" check "$base" --emitter.center "0.2 0.2 0.2"
+# The reference.
+case_ keys 0 '| `spacing` | number | m | `0.015` | (0, 1] |' keys
+
+echo "$passed passed, $failures failed"
+[[ $failures -eq 0 ]]
