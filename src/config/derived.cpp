@@ -9,6 +9,7 @@
 
 #include "detail/passes.hpp"
 #include "sphreverb/config/scene.hpp"
+#include "sphreverb/config/schema.hpp"
 #include "sphreverb/physics/dispersion.hpp"
 
 namespace sphreverb {
@@ -17,7 +18,11 @@ using config_detail::format_number;
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr int kMaxSubsteps = 1000000;
+// The largest substep count: the upper end of [time] substeps in the schema.
+int max_substeps() {
+  static const int n = static_cast<int>(find_key(*classify_section("time"), "substeps")->range.hi);
+  return n;
+}
 }  // namespace
 
 double substeps_estimate(double rate, double dt_bound) {
@@ -151,13 +156,13 @@ void derive_time_step(const Reader& r, Scene& s) {
                                   " m, h_over_dx = " + format_number(f.h_over_dx) +
                                   ", sound_speed = " + format_number(f.sound_speed) + " m/s") +
       ")";
-  const std::optional<int> needed = smallest_substeps(rate, dt_bound, kMaxSubsteps);
+  const std::optional<int> needed = smallest_substeps(rate, dt_bound, max_substeps());
   if (!needed) {
     r.fail("time", "substeps",
            "the stability bound " + bound_text + " needs " +
                format_number(substeps_estimate(rate, dt_bound)) +
                " substeps per sample at sample_rate " + format_number(rate) + " Hz, more than " +
-               std::to_string(kMaxSubsteps));
+               std::to_string(max_substeps()));
   }
   if (s.time.substeps == 0) {
     d.substeps = *needed;
