@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ParaView opens what a run writes: each checkpoint's .xmf, checkpoints.xmf (its time steps are
 # the checkpoints' times), float32 snapshots and snapshots.xmf, each through ParaView's own
-# reader in its own process (pv_check.py); render_snapshot.py makes a PNG of a mid-plane slice.
+# reader in its own process (pv_check.py); `python3 -m sphreverb_post render` makes a PNG of a
+# mid-plane slice.
 #   paraview.sh SPHREVERB SOURCE_DIR WORK_DIR
 source "$(dirname "$0")/common.sh"
 /usr/bin/python3 -c 'import paraview.simple' 2>/dev/null ||
@@ -32,7 +33,7 @@ for x in "$work"/run/checkpoints/step_*.xmf; do /usr/bin/python3 "$here/pv_check
 # xvfb-run -a can lose a race for a display number against another Xvfb starting at the same
 # moment (then ParaView aborts creating its window): try again, up to three times.
 for attempt in 1 2 3; do
-  xvfb-run -a /usr/bin/python3 "$src/postproc/render_snapshot.py" \
+  PYTHONPATH=$src/postproc xvfb-run -a /usr/bin/python3 -m sphreverb_post render \
     "$work/run/snapshots/snapshots.xmf" "$work/slice.png" >"$work/render.log" 2>&1 && break
   echo "render attempt $attempt failed: $(grep -m1 -iE 'error|abort' "$work/render.log")"
   sleep 1
