@@ -100,6 +100,8 @@ def main(argv=None, prog=None):
     pv.ResetCamera(view)
     pv.SaveScreenshot(a.png, view, ImageResolution=[w, h])
     when = "t not stored" if t is None else f"t = {t:.6g} s"
+    if t is None and a.time is not None:
+        when += " (--time ignored)"
     if t is not None and a.time is not None and t != a.time:
         when += f" (stored step nearest the asked {a.time:.6g} s)"
     print(f"wrote {a.png}: {s.GetNumberOfPoints()} particles on {a.axis} = {plane:.4g} m, "
