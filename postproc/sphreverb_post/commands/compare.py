@@ -133,4 +133,3 @@ def main(argv=None, prog=None):
         return 2
     print(f"compare: wrote {args.out}")
     return 0
-

@@ -112,4 +112,3 @@ def main(argv=None, prog=None):
         with open(args.json, "w") as f:
             json.dump(res, f, indent=1)
     return 0
-

@@ -223,4 +223,3 @@ def main(argv=None, prog=None):
                        "rms_error": rms.tolist(), "order": order, "quantities": quantities},
                       f, indent=1)
     return 0 if ok else 1
-

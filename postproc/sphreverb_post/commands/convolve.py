@@ -67,4 +67,3 @@ def main(argv=None, prog=None):
           f"({20 * np.log10(peak) if peak > 0 else -np.inf:.2f} dBFS), {gain}"
           + (f"; {clipped} samples clipped" if clipped else ""))
     return 0
-

@@ -112,4 +112,3 @@ def main(argv=None, prog=None):
         with open(args.json, "w") as fh:
             json.dump(rows, fh, indent=1)
     return 0
-

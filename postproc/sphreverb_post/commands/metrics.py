@@ -78,4 +78,3 @@ def main(argv=None, prog=None):
             print(f"metrics: cannot write {args.json}: {e}", file=sys.stderr)
             return 2
     return 0
-

@@ -52,4 +52,3 @@ def main(argv=None, prog=None):
     fig.tight_layout()
     fig.savefig(args.out, dpi=120)
     return 0
-

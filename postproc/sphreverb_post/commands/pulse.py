@@ -25,4 +25,3 @@ def main(argv=None, prog=None):
     x = np.where(t <= args.width, 0.5 * (1.0 - np.cos(2.0 * np.pi * t / args.width)), 0.0)
     wavfile.write(args.out, args.rate, x.astype(np.float32))
     return 0
-

@@ -74,4 +74,3 @@ def main(argv=None, prog=None):
         fh.write("\n".join(lines))
     print(f"validation_report: {len(rows)} case(s), {npass} pass -> {out}")
     return 0
-

@@ -69,4 +69,3 @@ def main(argv=None, prog=None):
                                          f"{marked[0][0]:.1f} Hz {marked[0][1]})"
                                          if marked else ""))
     return 0
-

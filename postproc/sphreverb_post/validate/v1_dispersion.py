@@ -174,4 +174,3 @@ def main(argv=None, prog=None):
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1, default=lambda x: None)
     return 0 if ok else 1
-

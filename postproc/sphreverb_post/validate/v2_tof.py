@@ -58,4 +58,3 @@ def main(argv=None, prog=None):
                        "rel_error": err if delay > 0.0 else None, "tol": args.tol,
                        "pass": bool(ok)}, f, indent=2)
     return 0 if ok else 1
-

@@ -140,4 +140,3 @@ def main(argv=None, prog=None):
                        "pass": bool(ok), "slope_db_per_doubling": slope, "receivers": rows},
                       f, indent=2)
     return 0 if ok else 1
-

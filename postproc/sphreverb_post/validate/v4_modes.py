@@ -89,4 +89,3 @@ def main(argv=None, prog=None):
                        "isolation": args.isolation, "skip_start_s": args.skip_start,
                        "modes": results, "pass": bool(ok)}, f, indent=2)
     return 0 if ok else 1
-

@@ -183,4 +183,3 @@ def main(argv=None, prog=None):
                        "modes": mode_rows},
                       f, indent=1)
     return 0 if ok else 1
-

@@ -190,4 +190,3 @@ def main(argv=None, prog=None):
                        "band_hz": [lo, hi], "octave_means": {str(k): v for k, v in means.items()},
                        "worst_deviation": worst}, fh, indent=2)
     return 0 if ok else 1
-

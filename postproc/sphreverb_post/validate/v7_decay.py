@@ -194,4 +194,3 @@ def main(argv=None, prog=None):
                        "threshold": f"T30 within {args.tol:.0%} of Eyring",
                        "pass": bool(ok), "bands": rows}, fh, indent=2)
     return 0 if ok else 1
-

@@ -226,4 +226,3 @@ def main(argv=None, prog=None):
                        "cases": [iso3382._clean(r) for r in a + b + c],
                        "wall_seconds": time.time() - t0, "pass": bool(ok)}, f, indent=1)
     return 0 if ok else 1
-
