@@ -5,7 +5,7 @@
 Prints a table of EDT, T20, T30 (s), C50, C80 (dB), D50 (fraction) and Ts (s) for the octaves
 125 Hz ... 4 kHz and the unfiltered broadband record; a value whose dynamic-range check fails
 is printed in parentheses (see sphreverb_post/iso3382.py for the method and the checks, and
-the README's "Postprocessing" section for the JSON schema). Bands whose upper edge does not
+docs/postprocessing.md for the JSON schema). Bands whose upper edge does not
 fit below 0.45 x the sample rate are left out. Multi-channel files: channel 0 unless --channel.
 Exit status: 0 ok, 2 bad input (missing file, not a WAV, silent record, bad option).
 """
