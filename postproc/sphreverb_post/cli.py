@@ -12,6 +12,7 @@ PROG = "python3 -m sphreverb_post"
 
 # name -> (module in sphreverb_post.commands, one-line summary)
 COMMANDS = {
+    "report": ("report", "one HTML page of a run: scene, materials, figures, ISO 3382-1 tables"),
     "metrics": ("metrics", "ISO 3382-1 parameters (EDT, T20, T30, C50, C80, D50, Ts) of an RIR"),
     "rir": ("rir", "figure of an RIR: waveform, spectrum with box modes, spectrogram, EDC"),
     "convolve": ("convolve", "reverberate a dry recording with an RIR (FFT convolution)"),
