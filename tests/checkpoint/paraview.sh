@@ -32,15 +32,17 @@ for x in "$work"/run/checkpoints/step_*.xmf; do /usr/bin/python3 "$here/pv_check
   { echo "FAIL: expected 4 checkpoints and 4 snapshots"; exit 1; }
 # render NAME ARGS...: the render subcommand, its output in WORK/NAME.log. xvfb-run -a can lose a
 # race for a display number against another Xvfb starting at the same moment (then ParaView
-# aborts creating its window): try again, up to three times.
+# aborts creating its window): the search starts at a display number drawn from the process id
+# and the attempt number (not at the shared default 99), and a failed attempt is tried again, up
+# to five times.
 render() {
-  local name=$1
+  local name=$1 attempt
   shift
-  for attempt in 1 2 3; do
-    PYTHONPATH=$src/postproc xvfb-run -a /usr/bin/python3 -m sphreverb_post render "$@" \
-      >"$work/$name.log" 2>&1 && break
+  for attempt in 1 2 3 4 5; do
+    PYTHONPATH=$src/postproc xvfb-run -a -n $((100 + ($$ * 7 + attempt * 53) % 800)) \
+      /usr/bin/python3 -m sphreverb_post render "$@" >"$work/$name.log" 2>&1 && break
     echo "render attempt $attempt failed: $(grep -m1 -iE 'error|abort' "$work/$name.log")"
-    sleep 1
+    sleep $((attempt))
   done
   tail -n1 "$work/$name.log"
 }
