@@ -2,14 +2,15 @@
 # The paper's direct path against the fast path on one short clip.
 #   postproc/direct_vs_convolved.sh SPHREVERB SCENE OUTDIR [CLIP.wav] [--key value ...]
 # Runs SCENE three times (input = impulse, the clip, silence of the clip's length), then
-# compare_paths.py on the first receiver. Without CLIP a 30 ms test clip (a 220 Hz note with
-# harmonics to 880 Hz and a 5 ms attack) is written to OUTDIR/clip.wav. Overrides (e.g.
-# --time.duration 0.03) go to all three runs. Writes OUTDIR/compare.json and compare.png.
+# `python3 -m sphreverb_post compare-paths` on the first receiver. Without CLIP a 30 ms test clip
+# (a 220 Hz note with harmonics to 880 Hz and a 5 ms attack) is written to OUTDIR/clip.wav.
+# Overrides (e.g. --time.duration 0.03) go to all three runs. Writes OUTDIR/compare.json and compare.png.
 set -euo pipefail
 [[ $# -ge 3 ]] || { echo "usage: direct_vs_convolved.sh SPHREVERB SCENE OUTDIR [CLIP.wav] [--key value ...]" >&2; exit 2; }
 exe=$1 scene=$2 out=$3
 shift 3
-post=$(cd "$(dirname "$0")" && pwd)
+PYTHONPATH=$(cd "$(dirname "$0")" && pwd)  # python3 -m sphreverb_post
+export PYTHONPATH
 mkdir -p "$out"
 clip=""
 if [[ $# -gt 0 && $1 != --* ]]; then clip=$(realpath "$1"); shift; fi
@@ -44,7 +45,7 @@ start=$(date +%s)
 echo "three runs: $(( $(date +%s) - start )) s"
 rx=$(ls "$out/rir"/*.raw.wav | head -n1)
 name=$(basename "$rx")
-/usr/bin/python3 "$post/compare_paths.py" "$clip" "$out/rir/$name" "$out/direct/$name" \
+/usr/bin/python3 -m sphreverb_post compare-paths "$clip" "$out/rir/$name" "$out/direct/$name" \
   --json "$out/compare_raw.json"
-/usr/bin/python3 "$post/compare_paths.py" "$clip" "$out/rir/$name" "$out/direct/$name" \
+/usr/bin/python3 -m sphreverb_post compare-paths "$clip" "$out/rir/$name" "$out/direct/$name" \
   --baseline "$out/silent/$name" --json "$out/compare.json" --plot "$out/compare.png"

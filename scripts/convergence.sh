@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Resolution study (V9): runs a scene at three or more spacings with h/dx fixed (or growing),
-# then postproc/convergence.py computes the errors against the analytic values, the observed
-# order, Roache's GCI, and plots error vs spacing (log axes, neighbour count annotated).
+# then `python3 -m sphreverb_post convergence` (postproc/) computes the errors against the
+# analytic values, the observed order, Roache's GCI, and plots error vs spacing (log axes,
+# neighbour count annotated).
 #
 #   scripts/convergence.sh [options] SCENE
 #     --kind tof|phase|modes  tof: V2 (receivers near/far 0.3 m apart, 1.5 ms pulse); phase:
@@ -67,7 +68,7 @@ if [[ $kind == tof || $kind == phase ]]; then
   [[ $kind == phase ]] && width=0.000375
   # Written under a private name and renamed: array tasks may do this at the same time.
   if [[ $analyse == 0 ]]; then
-    /usr/bin/python3 "$src/postproc/make_pulse.py" "$out/.pulse.$$.wav" --width $width
+    PYTHONPATH=$src/postproc /usr/bin/python3 -m sphreverb_post pulse "$out/.pulse.$$.wav" --width $width
     mv -f "$out/.pulse.$$.wav" "$out/pulse.wav"
   fi
   inputs=(--emitter.input "$(cd "$out" && pwd)/pulse.wav")
@@ -102,4 +103,4 @@ else
   # with the fourth-order gradient the scheme's error at 20+ PPW is below that.
   args+=(--near near --far far --distance 0.3 --resolution 0.0015)
 fi
-/usr/bin/python3 "$src/postproc/convergence.py" "${args[@]}"
+PYTHONPATH=$src/postproc /usr/bin/python3 -m sphreverb_post convergence "${args[@]}"

@@ -23,5 +23,6 @@ done
 gates=()
 for _ in 1 2 3; do gates+=(--gate-end 0.00225); done
 for _ in 1 2 3; do gates+=(--gate-end 0.00209); done
-/usr/bin/python3 "$src/postproc/drive_spectrum.py" "${runs[@]}" "${gates[@]}" --r 0.15 \
-  --band 500 1000 --plot "$out/drive_spectrum.png" --json "$out/drive_spectrum.json"
+PYTHONPATH=$src/postproc /usr/bin/python3 -m sphreverb_post drive-spectrum "${runs[@]}" \
+  "${gates[@]}" --r 0.15 --band 500 1000 --plot "$out/drive_spectrum.png" \
+  --json "$out/drive_spectrum.json"

@@ -8,7 +8,7 @@ packages=(
   # resampling of input WAVs to the run's sample rate
   libsoxr-dev
   python3-numpy python3-scipy python3-matplotlib python3-h5py
-  # checkpoints in ParaView (tests, postproc/render_snapshot.py) and headless rendering
+  # checkpoints in ParaView (tests, python3 -m sphreverb_post render) and headless rendering
   python3-paraview xvfb
   # the run report rendered headless in its test (postproc/tests/test_report.py)
   chromium

@@ -6,7 +6,8 @@
 # Each case Vn runs as tests/validation/full/Vn.sh SPHREVERB OUT/Vn, printing its measured value
 # next to its threshold and writing OUT/Vn/validation.json (+ PNG plots); its output goes to
 # OUT/Vn/log.txt as well. Then OUT/report.md is assembled from every OUT/V*/validation.json
-# (postproc/validation_report.py). Exit status: 0 if every case that ran passed, 1 otherwise.
+# (python3 -m sphreverb_post report-validation). Exit status: 0 if every case that ran passed,
+# 1 otherwise.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 exe=${SPHREVERB:-$src/build/sphreverb}
@@ -46,7 +47,8 @@ for c in "${cases[@]}"; do
   fi
   [[ $rc -eq 0 ]] || failed+=("$c")
 done
-/usr/bin/python3 "$src/postproc/validation_report.py" "$out" --out "$out/report.md"
+PYTHONPATH=$src/postproc /usr/bin/python3 -m sphreverb_post report-validation "$out" \
+  --out "$out/report.md"
 if [[ ${#failed[@]} -gt 0 ]]; then
   echo "validate.sh: failed: ${failed[*]} (report: $out/report.md)"
   exit 1

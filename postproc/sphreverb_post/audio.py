@@ -1,8 +1,10 @@
-"""Multi-channel WAV input/output for the postprocessing command lines.
+"""WAV input/output of the postprocessing: receiver records, impulse responses, dry signals.
 
-wavio.read_wav (mono, for the validation checks) averages channels; the tools here keep them.
-Reads 8/16/24/32-bit PCM and 32/64-bit float WAV through scipy.io.wavfile; integer PCM is scaled
-to [-1, 1). Errors are raised as ``InputError`` with a message that names the file.
+The solver writes ``NAME.raw.wav`` (32-bit float, pascals) and ``NAME.wav`` (normalised 16-bit).
+``read`` keeps the channels, ``read_mono`` picks one or averages them, ``read_receiver`` reads a
+run's raw record. Reads 8/16/24/32-bit PCM and 32/64-bit float WAV through scipy.io.wavfile;
+integer PCM is scaled to [-1, 1). Errors are raised as ``InputError`` with a message that names
+the file.
 """
 import os
 import warnings
@@ -53,6 +55,15 @@ def read_mono(path, channel=None):
         raise InputError(f"{path}: channel {channel} requested, the file has {x.shape[1]} "
                          f"(0 to {x.shape[1] - 1})")
     return x[:, channel], rate
+
+
+def read_receiver(outdir, name):
+    """Read receiver ``name``'s raw pressure record ``OUTDIR/NAME.raw.wav`` as (x Pa, rate Hz).
+
+    x is float64 mono (channels averaged); a missing, unreadable or empty file raises
+    ``InputError`` naming the file.
+    """
+    return read_mono(os.path.join(outdir, name + ".raw.wav"))
 
 
 def write(path, x, rate, fmt="float"):

@@ -358,7 +358,7 @@ def expected(T):
     """Analytic parameters of an ideal exponential decay e^(-6 ln10 t / T) (energy), from t = 0.
 
     EDT = T20 = T30 = T; C_t = 10 log10(e^(6 ln10 t / T) - 1); D50 = 1 - e^(-6 ln10 0.05 / T);
-    Ts = T / (6 ln 10) (VALIDATION.md V8 writes 13.82 for 6 ln 10 = 13.8155).
+    Ts = T / (6 ln 10) (docs/validation.md, V8, writes 13.82 for 6 ln 10 = 13.8155).
     """
     k = DECAY_60 / T
     return {"EDT": T, "T20": T, "T30": T,

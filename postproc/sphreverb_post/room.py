@@ -3,7 +3,7 @@
 Sabine: T = 24 ln10 V / (c S a) (0.161 V / (S a) at c = 343 m/s); Eyring (Norris-Eyring):
 T = 24 ln10 V / (-c S ln(1 - a)); a the area-weighted mean random-incidence absorption.
 Schroeder frequency f_S = 2000 sqrt(T / V) (T in s, V in m^3): above it modes overlap and the
-diffuse-field formulas apply (VALIDATION.md V7). Air absorption is not included.
+diffuse-field formulas apply (docs/validation.md, V7). Air absorption is not included.
 """
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Shared helpers of the postprocessing tests: import path, script runner, WAV writer."""
+"""Shared helpers of the postprocessing tests: import path, command-line runner, WAV writer."""
 import os
 import subprocess
 import sys
@@ -11,10 +11,12 @@ import numpy as np  # noqa: E402
 from scipy.io import wavfile  # noqa: E402
 
 
-def run(script, *args):
-    """Run postproc/SCRIPT with /usr/bin/python3; return (exit code, stdout, stderr)."""
-    p = subprocess.run(["/usr/bin/python3", os.path.join(POSTPROC, script), *map(str, args)],
-                       capture_output=True, text=True)
+def run(command, *args):
+    """Run ``/usr/bin/python3 -m sphreverb_post COMMAND ARGS`` (COMMAND may hold spaces:
+    "validate v2"); return (exit code, stdout, stderr)."""
+    env = dict(os.environ, PYTHONPATH=POSTPROC)
+    p = subprocess.run(["/usr/bin/python3", "-m", "sphreverb_post", *command.split(),
+                        *map(str, args)], capture_output=True, text=True, env=env)
     return p.returncode, p.stdout, p.stderr
 
 

@@ -83,7 +83,7 @@ class TestSchroeder(unittest.TestCase):
 
 class TestParameters(unittest.TestCase):
     def test_expected_formulas(self):
-        # VALIDATION.md writes 13.82 for 6 ln 10 = 13.8155: the two agree to 0.01 dB / 0.1 %.
+        # docs/validation.md writes 13.82 for 6 ln 10 = 13.8155: the two agree to 0.01 dB / 0.1 %.
         for T in (0.3, 1.0, 3.0):
             e = iso3382.expected(T)
             self.assertAlmostEqual(e["C80"], 10 * np.log10(np.exp(13.82 * 0.08 / T) - 1),

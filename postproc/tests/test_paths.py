@@ -1,10 +1,10 @@
-"""compare_paths.compare on a synthetic linear 'solver' with an exactly known answer."""
+"""sphreverb_post.commands.compare_paths.compare on a synthetic linear 'solver' with an exactly known answer."""
 import unittest
 
 import _common  # noqa: F401  (import path)
 import numpy as np
 
-import compare_paths
+from sphreverb_post.commands import compare_paths
 
 
 class TestComparePaths(unittest.TestCase):

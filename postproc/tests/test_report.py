@@ -1,4 +1,4 @@
-"""The run report page (sphreverb_post/report.py) on a synthetic output directory: the ISO 3382-1
+"""The run report page (sphreverb_post/commands/report.py) on a synthetic output directory: the ISO 3382-1
 table against iso3382 and against the known decay, the Sabine/Eyring estimates against the
 formulas, the 20 Hz high-pass and the onset rule, a self-contained page whose figures decode as
 PNGs, and (when Debian's chromium is installed) the page rendered headless: a non-blank
@@ -17,7 +17,8 @@ from html.parser import HTMLParser
 import _common  # noqa: F401  (import path)
 import numpy as np
 
-from sphreverb_post import iso3382, octave, report, synth
+from sphreverb_post import iso3382, octave, synth
+from sphreverb_post.commands import report
 
 FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
                        "summary_small_room.json")
@@ -197,11 +198,11 @@ class TestPage(unittest.TestCase):
     def test_command_line(self):
         env = dict(os.environ, PYTHONPATH=_common.POSTPROC)
         out = os.path.join(self.dir, "again.html")
-        p = subprocess.run(["/usr/bin/python3", "-m", "sphreverb_post.report", self.dir,
+        p = subprocess.run(["/usr/bin/python3", "-m", "sphreverb_post", "report", self.dir,
                             "--output", out], capture_output=True, text=True, env=env)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertTrue(os.path.getsize(out) > 10000)
-        p = subprocess.run(["/usr/bin/python3", "-m", "sphreverb_post.report",
+        p = subprocess.run(["/usr/bin/python3", "-m", "sphreverb_post", "report",
                             os.path.join(self.dir, "missing")], capture_output=True, text=True,
                            env=env)
         self.assertEqual(p.returncode, 2)

@@ -64,7 +64,7 @@ class TestRoom(unittest.TestCase):
 
 class TestRirFigure(unittest.TestCase):
     def test_modes_marked_at_analytic_frequencies(self):
-        import rir
+        from sphreverb_post.commands import rir
         room_m, c = (0.6, 0.495, 0.405), 343.0
         x = synth.exp_decay(0.3, RATE)
         fig, marked = rir.make_figure(x, RATE, room_m, c, fmax=1000.0, max_modes=100)
@@ -97,7 +97,7 @@ class TestCommandLines(unittest.TestCase):
 
     def test_metrics_json(self):
         out = os.path.join(self.d, "m.json")
-        code, so, se = run("metrics.py", self.rir, "--json", out)
+        code, so, se = run("metrics", self.rir, "--json", out)
         self.assertEqual(code, 0, se)
         self.assertIn("T30 (s)", so)
         with open(out) as f:
@@ -119,26 +119,26 @@ class TestCommandLines(unittest.TestCase):
         silent = os.path.join(self.d, "silent.wav")
         write_float(silent, np.zeros(1000), RATE)
         png = os.path.join(self.d, "x.png")
-        cases = [("metrics.py", [missing], "no such file"),
-                 ("metrics.py", [self.notwav], "not a readable WAV"),
-                 ("metrics.py", [silent], "silent"),
-                 ("metrics.py", [self.rir, "--channel", "3"], "channel"),
-                 ("metrics.py", [], "usage"),
-                 ("rir.py", [missing, "--out", png], "no such file"),
-                 ("rir.py", [self.rir], "usage"),
-                 ("rir.py", [self.rir, "--out", png, "--room", "1", "-2", "3"], "positive"),
-                 ("compare_room.py", [self.rir, "--room", "1", "2", "3", "--alpha", "1.5",
+        cases = [("metrics", [missing], "no such file"),
+                 ("metrics", [self.notwav], "not a readable WAV"),
+                 ("metrics", [silent], "silent"),
+                 ("metrics", [self.rir, "--channel", "3"], "channel"),
+                 ("metrics", [], "usage"),
+                 ("rir", [missing, "--out", png], "no such file"),
+                 ("rir", [self.rir], "usage"),
+                 ("rir", [self.rir, "--out", png, "--room", "1", "-2", "3"], "positive"),
+                 ("compare", [self.rir, "--room", "1", "2", "3", "--alpha", "1.5",
                                       "--out", png], "(0, 1)"),
-                 ("convolve.py", [missing, self.rir, os.path.join(self.d, "o.wav")],
+                 ("convolve", [missing, self.rir, os.path.join(self.d, "o.wav")],
                   "no such file"),
-                 ("convolve.py", [self.rir, self.notwav, os.path.join(self.d, "o.wav")],
+                 ("convolve", [self.rir, self.notwav, os.path.join(self.d, "o.wav")],
                   "not a readable WAV"),
-                 ("convolve.py", [self.rir], "usage"),
-                 ("validate_decays.py", ["--rate", "10"], "outside")]
-        for script, args, msg in cases:
-            code, so, se = run(script, *args)
-            self.assertEqual(code, 2, f"{script} {args}: {so} {se}")
-            self.assertIn(msg, se, f"{script} {args}")
+                 ("convolve", [self.rir], "usage"),
+                 ("validate v8", ["--rate", "10"], "outside")]
+        for command, args, msg in cases:
+            code, so, se = run(command, *args)
+            self.assertEqual(code, 2, f"{command} {args}: {so} {se}")
+            self.assertIn(msg, se, f"{command} {args}")
             self.assertNotIn("Traceback", se)
 
     def test_convolve_cli_impulse_and_rates(self):
@@ -147,7 +147,7 @@ class TestCommandLines(unittest.TestCase):
         imp[0] = 1.0
         write_float(dry, imp, RATE)
         out = os.path.join(self.d, "wet.wav")
-        code, so, se = run("convolve.py", dry, self.rir, out, "--no-normalize", "--format",
+        code, so, se = run("convolve", dry, self.rir, out, "--no-normalize", "--format",
                            "float")
         self.assertEqual(code, 0, se)
         rate, y = wavfile.read(out)
@@ -155,7 +155,7 @@ class TestCommandLines(unittest.TestCase):
         self.assertEqual(rate, RATE)
         np.testing.assert_allclose(y[:h.size], h, atol=1e-6)
         # Normalised 16-bit: peak at -1 dBFS.
-        code, so, se = run("convolve.py", dry, self.rir, out)
+        code, so, se = run("convolve", dry, self.rir, out)
         self.assertEqual(code, 0, se)
         _, y16 = wavfile.read(out)
         self.assertEqual(y16.dtype, np.int16)
@@ -163,18 +163,18 @@ class TestCommandLines(unittest.TestCase):
         # Another rate: resampled by default, refused with --no-resample.
         dry2 = os.path.join(self.d, "dry22.wav")
         write_float(dry2, np.sin(2 * np.pi * 200 * np.arange(2205) / 22050), 22050)
-        code, so, se = run("convolve.py", dry2, self.rir, out)
+        code, so, se = run("convolve", dry2, self.rir, out)
         self.assertEqual(code, 0, se)
         self.assertIn("resampled", so)
-        code, so, se = run("convolve.py", dry2, self.rir, out, "--no-resample")
+        code, so, se = run("convolve", dry2, self.rir, out, "--no-resample")
         self.assertEqual(code, 2)
         self.assertIn("sample rates differ", se)
 
     def test_figures_written(self):
-        for script, extra in (("rir.py", ["--room", "0.6", "0.5", "0.4"]),
-                              ("compare_room.py", ["--room", "6", "5", "4", "--alpha", "0.1"])):
-            png = os.path.join(self.d, script + ".png")
-            code, so, se = run(script, self.rir, "--out", png, *extra)
+        for command, extra in (("rir", ["--room", "0.6", "0.5", "0.4"]),
+                              ("compare", ["--room", "6", "5", "4", "--alpha", "0.1"])):
+            png = os.path.join(self.d, command + ".png")
+            code, so, se = run(command, self.rir, "--out", png, *extra)
             self.assertEqual(code, 0, se)
             with open(png, "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ParaView opens what a run writes: each checkpoint's .xmf, checkpoints.xmf (its time steps are
 # the checkpoints' times), float32 snapshots and snapshots.xmf, each through ParaView's own
-# reader in its own process (pv_check.py); render_snapshot.py makes a PNG of a mid-plane slice.
+# reader in its own process (pv_check.py); `python3 -m sphreverb_post render` makes a PNG of a
+# mid-plane slice.
 #   paraview.sh SPHREVERB SOURCE_DIR WORK_DIR
 source "$(dirname "$0")/common.sh"
 /usr/bin/python3 -c 'import paraview.simple' 2>/dev/null ||
@@ -29,22 +30,48 @@ for x in "$work"/run/checkpoints/step_*.xmf; do /usr/bin/python3 "$here/pv_check
   "$(times "$work/run/snapshots" snap_ "$dt")"
 [[ $(ls "$work"/run/checkpoints/step_*.h5 | wc -l) == 4 && $(ls "$work"/run/snapshots/snap_*.h5 | wc -l) == 4 ]] ||
   { echo "FAIL: expected 4 checkpoints and 4 snapshots"; exit 1; }
-# xvfb-run -a can lose a race for a display number against another Xvfb starting at the same
-# moment (then ParaView aborts creating its window): try again, up to three times.
-for attempt in 1 2 3; do
-  xvfb-run -a /usr/bin/python3 "$src/postproc/render_snapshot.py" \
-    "$work/run/snapshots/snapshots.xmf" "$work/slice.png" >"$work/render.log" 2>&1 && break
-  echo "render attempt $attempt failed: $(grep -m1 -iE 'error|abort' "$work/render.log")"
-  sleep 1
-done
-tail -n1 "$work/render.log"
-/usr/bin/python3 - "$work/slice.png" <<'PY'
+# render NAME ARGS...: the render subcommand, its output in WORK/NAME.log. xvfb-run -a can lose a
+# race for a display number against another Xvfb starting at the same moment (then ParaView
+# aborts creating its window): the search starts at a display number drawn from the process id
+# and the attempt number (not at the shared default 99), and a failed attempt is tried again, up
+# to five times.
+render() {
+  local name=$1 attempt
+  shift
+  for attempt in 1 2 3 4 5; do
+    PYTHONPATH=$src/postproc xvfb-run -a -n $((100 + ($$ * 7 + attempt * 53) % 800)) \
+      /usr/bin/python3 -m sphreverb_post render "$@" >"$work/$name.log" 2>&1 && break
+    echo "render attempt $attempt failed: $(grep -m1 -iE 'error|abort' "$work/$name.log")"
+    sleep $((attempt))
+  done
+  tail -n1 "$work/$name.log"
+}
+render render "$work/run/snapshots/snapshots.xmf" "$work/slice.png"
+# Along x the lattice has an even number of planes (20 at 3 cm), so the middle of the cloud lies
+# between two of them; asked for a time between two snapshots (nearer the third), the render
+# shows and labels the third snapshot's stored time.
+snaps=$(times "$work/run/snapshots" snap_ "$dt")
+asked=$(/usr/bin/python3 -c "import sys; t = [float(v) for v in sys.argv[1].split(',')]; \
+print(repr(t[2] - 0.3 * (t[2] - t[1])))" "$snaps")
+render render_x --axis x --time "$asked" "$work/run/snapshots/snapshots.xmf" "$work/slice_x.png"
+/usr/bin/python3 - "$work/slice.png" "$work/slice_x.png" "$work/render_x.log" "$snaps" "$n" <<'PY'
+import re
 import sys
 import matplotlib.image as mpimg
 import numpy as np
-img = mpimg.imread(sys.argv[1])[..., :3]
-colours = len(np.unique((img * 255).astype(np.uint8).reshape(-1, 3), axis=0))
-assert img.shape[0] >= 400 and colours > 20, f"{sys.argv[1]}: {img.shape}, {colours} colours"
-print(f"ok {sys.argv[1]}: {img.shape[1]}x{img.shape[0]}, {colours} colours")
+for png in sys.argv[1:3]:
+    img = mpimg.imread(png)[..., :3]
+    colours = len(np.unique((img * 255).astype(np.uint8).reshape(-1, 3), axis=0))
+    assert img.shape[0] >= 400 and colours > 20, f"{png}: {img.shape}, {colours} colours"
+    print(f"ok {png}: {img.shape[1]}x{img.shape[0]}, {colours} colours")
+line = open(sys.argv[3]).read().strip().splitlines()[-1]
+m = re.search(r": (\d+) particles on x = \S+ m, t = (\S+) s", line)
+assert m, f"render along x: {line}"
+stored = float(sys.argv[4].split(",")[2])
+count, shown = int(m.group(1)), float(m.group(2))
+# One plane of the lattice: between 1/40 and 1/10 of the particles (20 planes along x).
+assert int(sys.argv[5]) / 40 < count < int(sys.argv[5]) / 10, f"{count} particles on the slice"
+assert abs(shown - stored) <= 1e-6 * stored, f"labelled t = {shown} s, stored {stored} s"
+print(f"ok slice along x: {count} particles, labelled the stored t = {shown:.6g} s")
 PY
 echo "paraview: all passed"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The run report on a real run: a 20 ms run of the default room with carpet walls (2 ranks), then
-# `python3 -m sphreverb_post.report`; the page must hold both receivers' ISO 3382-1 tables, eight
+# `python3 -m sphreverb_post report`; the page must hold both receivers' ISO 3382-1 tables, eight
 # PNG figures, finite Sabine estimates, and an onset within 0.5 ms after the direct path from
 # the emitter disc's centre (distance / c).
 #   report_run.sh SPHREVERB SOURCE_DIR WORK_DIR
@@ -11,7 +11,7 @@ rm -rf "$work" && mkdir -p "$work"
 { echo "include = $src/configs/materials.ini"; cat "$src/configs/small_room.ini"; } > "$work/scene.ini"
 mpiexec -n 2 "$exe" run "$work/scene.ini" --out "$work/out" --time.duration 0.02 \
   --room.material carpet > "$work/run.log" 2>&1 || { tail -20 "$work/run.log"; exit 1; }
-PYTHONPATH="$src/postproc" /usr/bin/python3 -m sphreverb_post.report "$work/out"
+PYTHONPATH="$src/postproc" /usr/bin/python3 -m sphreverb_post report "$work/out"
 PYTHONPATH="$src/postproc" /usr/bin/python3 - "$work/out/report.html" <<'PY'
 import base64, re, sys
 import numpy as np

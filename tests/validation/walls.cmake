@@ -4,7 +4,7 @@
 # its threshold over the valid band 172..850 Hz (microphone spacing 0.1 m below, the force wall's
 # own high-frequency loss above: see README "Walls"). Included from CMakeLists.txt.
 add_test(NAME validation_v6_pulse
-  COMMAND /usr/bin/python3 ${POST}/make_pulse.py ${VOUT}/pulse_1ms.wav --width 0.001)
+  COMMAND ${SPHREVERB_POST} pulse ${VOUT}/pulse_1ms.wav --width 0.001)
 set_tests_properties(validation_v6_pulse PROPERTIES FIXTURES_SETUP pulse_1ms LABELS validation)
 
 # add_v6_cases(PREFIX SCENE FMAX case ...): one ctest case per "name|key|value|expect..." item, the
@@ -20,7 +20,7 @@ function(add_v6_cases prefix scene fmax)
       COMMAND ${RUN_CASE} $<TARGET_FILE:sphreverb> 2 ${VOUT}/${prefix}_${name}
               ${CMAKE_CURRENT_SOURCE_DIR}/${scene} --emitter.input ${VOUT}/pulse_1ms.wav
               ${key} ${value}
-              -- ${POST}/validate_impedance.py --mic1 mic1 --mic2 mic2 --x1 0.3 --spacing 0.1
+              -- v6 --mic1 mic1 --mic2 mic2 --x1 0.3 --spacing 0.1
                  --gate 0.0074 --fmin 172 --fmax ${fmax} ${expect}
                  --csv ${VOUT}/${prefix}_${name}/alpha.csv)
     set_tests_properties(validation_${prefix}_${name} PROPERTIES

@@ -7,7 +7,7 @@
 # src/dispersion.cpp). ~10 min on 2 idle cores.
 source "$(dirname "$0")/common.sh"
 setup "$@"
-"$PY" "$POST/make_pulse.py" "$OUT/pulse.wav" --width 0.00025
+"$PY" -m sphreverb_post pulse "$OUT/pulse.wav" --width 0.00025
 runs=()
 for k in wendland_c2 cubic_spline; do
   for h in 1.3 1.15 1.6 2.0; do
@@ -19,7 +19,7 @@ for k in wendland_c2 cubic_spline; do
   done
 done
 rc=0
-"$PY" "$POST/validate_dispersion.py" "${runs[@]}" --dx 0.01 --distance 0.6 --fmax-tol 0.015 \
+"$PY" -m sphreverb_post validate v1 "${runs[@]}" --dx 0.01 --distance 0.6 --fmax-tol 0.015 \
   --criterion validation --plot "$OUT/dispersion.png" --json "$OUT/check.json" || rc=$?
 [[ $rc -le 1 ]] || exit $rc
 finish "$OUT/check.json" "dx = 1 cm, 2.4 x 0.1 x 0.1 m duct (24 000 particles), 8 runs" dispersion.png

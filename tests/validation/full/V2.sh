@@ -2,10 +2,10 @@
 # V2 full: speed of sound by time of flight in the rigid duct at dx = 5 mm (96 000 particles).
 source "$(dirname "$0")/common.sh"
 setup "$@"
-"$PY" "$POST/make_pulse.py" "$OUT/pulse.wav" --width 0.0015
+"$PY" -m sphreverb_post pulse "$OUT/pulse.wav" --width 0.0015
 sim "$OUT/run" "$SCENES/duct_v2.ini" --emitter.input "$OUT/pulse.wav" --fluid.spacing 0.005
 rc=0
-"$PY" "$POST/validate_tof.py" "$OUT/run" --near near --far far --distance 0.3 --c 343 --tol 0.01 \
+"$PY" -m sphreverb_post validate v2 "$OUT/run" --near near --far far --distance 0.3 --c 343 --tol 0.01 \
   --json "$OUT/tof.json" || rc=$?
 [[ $rc -le 1 ]] || exit $rc
 "$PY" - "$OUT/tof.json" "$OUT/check.json" "$OUT/run" "$OUT/tof.png" <<'PY'

@@ -5,7 +5,7 @@ source "$(dirname "$0")/common.sh"
 setup "$@"
 sim "$OUT/run" "$SCENES/box_v4.ini"
 rc=0
-"$PY" "$POST/validate_modes.py" "$OUT/run" --receiver corner --room 0.3 0.24 0.2 --c 343 \
+"$PY" -m sphreverb_post validate v4 "$OUT/run" --receiver corner --room 0.3 0.24 0.2 --c 343 \
   --count 5 --tol 0.015 --json "$OUT/modes.json" || rc=$?
 [[ $rc -le 1 ]] || exit $rc
 "$PY" - "$OUT/modes.json" "$OUT/check.json" "$OUT/run" "$OUT/modes.png" <<'PY'

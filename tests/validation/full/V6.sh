@@ -10,7 +10,8 @@ set -euo pipefail
 exe=$(realpath "$1")
 out=$(mkdir -p "$2" && realpath "$2")
 here=$(cd "$(dirname "$0")/.." && pwd)
-post=$(cd "$here/../../postproc" && pwd)
+PYTHONPATH=$(cd "$here/../../postproc" && pwd)  # python3 -m sphreverb_post
+export PYTHONPATH
 ranks=${RANKS:-2}
 dx=${SPACING:-0.005}         # SPACING=0.01 V6_CASES=rigid ... : a quick check of the script itself
 only=${V6_CASES:-}
@@ -19,7 +20,7 @@ wall_max=$(echo "343 / (40 * $dx)" | bc -l)
 low_max=$(echo "m = 0.45 * 343 / 0.1; if ($wall_max < m) m = $wall_max; m" | bc -l)
 high_max=$(echo "m = 0.45 * 343 / 0.05; if ($wall_max < m) m = $wall_max; m" | bc -l)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-/usr/bin/python3 "$post/make_pulse.py" "$out/pulse_0.5ms.wav" --width 0.0005
+/usr/bin/python3 -m sphreverb_post pulse "$out/pulse_0.5ms.wav" --width 0.0005
 start=$(date +%s.%N)
 cases=("rigid|--boundary.sample.material rigid|--rigid"
        "alpha20|--material.sample.absorption 0.2|--alpha 0.2"
@@ -43,11 +44,11 @@ for c in "${cases[@]}"; do
     $override > "$dir/run.out" 2>&1 ||
     { echo "V6 $name: run failed (see $dir/run.out)"; status=1; continue; }
   # shellcheck disable=SC2086
-  /usr/bin/python3 "$post/validate_impedance.py" "$dir" --mic1 mic1 --mic2 mic2 --x1 0.3 \
+  /usr/bin/python3 -m sphreverb_post validate v6 "$dir" --mic1 mic1 --mic2 mic2 --x1 0.3 \
     --spacing 0.1 --gate 0.0074 --fmin 172 --fmax "$low_max" $expect --case "V6 $name s=0.1" \
     --json "$dir/low.json" --csv "$dir/low.csv" || status=1
   # shellcheck disable=SC2086
-  /usr/bin/python3 "$post/validate_impedance.py" "$dir" --mic1 mic3 --mic2 mic2 --x1 0.25 \
+  /usr/bin/python3 -m sphreverb_post validate v6 "$dir" --mic1 mic3 --mic2 mic2 --x1 0.25 \
     --spacing 0.05 --gate 0.0074 --fmin 343 --fmax "$high_max" $expect --case "V6 $name s=0.05" \
     --json "$dir/high.json" --csv "$dir/high.csv" || status=1
   results+=("$dir/low.json" "$dir/high.json")
@@ -55,7 +56,7 @@ for c in "${cases[@]}"; do
   labels+=("$name")
 done
 wall=$(echo "$(date +%s.%N) - $start" | bc)
-/usr/bin/python3 "$post/plot_absorption.py" "${csvs[@]}" --label "${labels[@]}" --out "$out/alpha.png" \
+/usr/bin/python3 -m sphreverb_post plot-absorption "${csvs[@]}" --label "${labels[@]}" --out "$out/alpha.png" \
   --title "V6 impedance tube, dx = 5 mm, s = 0.05 m: measured vs configured" || status=1
 /usr/bin/python3 - "$out/validation.json" "$wall" "$status" "$dx" "${results[@]}" <<'PY'
 import json, sys

@@ -12,21 +12,22 @@ set -euo pipefail
 exe=$(realpath "$1")
 out=$(mkdir -p "$2" && realpath "$2")
 here=$(cd "$(dirname "$0")/.." && pwd)
-post=$(cd "$here/../../postproc" && pwd)
+PYTHONPATH=$(cd "$here/../../postproc" && pwd)  # python3 -m sphreverb_post
+export PYTHONPATH
 ranks=${RANKS:-2}
 dx=${SPACING:-0.0125}   # SPACING=0.015: the ctest case
 alpha=${ALPHA:-0.2}
 bands=${BANDS:-1000 2000}
 duration=${DURATION:-0.065}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-/usr/bin/python3 "$post/make_pulse.py" "$out/pulse_0.5ms.wav" --width 0.0005 --rate 30000
+/usr/bin/python3 -m sphreverb_post pulse "$out/pulse_0.5ms.wav" --width 0.0005 --rate 30000
 start=$(date +%s.%N)
 status=0
 mpiexec -n "$ranks" "$exe" run "$here/room_v7.ini" --out "$out/run" --fluid.spacing "$dx" \
   --material.wall.absorption "$alpha" --time.duration "$duration" --emitter.input "$out/pulse_0.5ms.wav" > "$out/run.out" 2>&1 ||
   { echo "V7: run failed (see $out/run.out)"; exit 1; }
 wall=$(echo "$(date +%s.%N) - $start" | bc)
-/usr/bin/python3 "$post/validate_decay.py" "$out/run" --receivers r1 r2 r3 r4 \
+/usr/bin/python3 -m sphreverb_post validate v7 "$out/run" --receivers r1 r2 r3 r4 \
   --room 0.75 0.75 0.75 --alpha "$alpha" --dx "$dx" --bands $bands --tol 0.10 \
   --json "$out/decay.json" --plot "$out/decay.png" || status=1
 /usr/bin/python3 - "$out/decay.json" "$out/validation.json" "$wall" "$dx" "$alpha" <<'PY'

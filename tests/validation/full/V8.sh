@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# V8 full: the ISO 3382-1 analysis chain (postproc/metrics.py) on synthetic exponential decays,
-# broadband and in the six octaves, five and four reverberation times, with and without noise.
+# V8 full: the ISO 3382-1 analysis chain (python3 -m sphreverb_post metrics) on synthetic
+# exponential decays, broadband and in the six octaves, five and four reverberation times, with
+# and without noise.
 #   tests/validation/full/V8.sh EXE OUTDIR      (EXE unused: V8 needs no solver run)
 # Writes OUTDIR/validation.json and OUTDIR/v8_errors.png; exits non-zero on failure.
 set -euo pipefail
 [[ $# -eq 2 ]] || { echo "usage: V8.sh EXE OUTDIR" >&2; exit 2; }
 out=$2
 here=$(cd "$(dirname "$0")/../../.." && pwd)
+export PYTHONPATH=$here/postproc  # python3 -m sphreverb_post
 mkdir -p "$out"
 start=$(date +%s.%N)
 set +e
-/usr/bin/python3 "$here/postproc/validate_decays.py" --full --json "$out/v8_detail.json" \
+/usr/bin/python3 -m sphreverb_post validate v8 --full --json "$out/v8_detail.json" \
   --plot "$out/v8_errors.png" | tee "$out/v8.log"
 rc=${PIPESTATUS[0]}
 set -e

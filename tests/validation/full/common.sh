@@ -7,6 +7,7 @@ set -euo pipefail
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 POST=$SRC/postproc
+export PYTHONPATH=$POST  # python3 -m sphreverb_post SUBCOMMAND
 SCENES=$SRC/tests/validation
 RANKS=${VALIDATION_RANKS:-2}
 PY=/usr/bin/python3

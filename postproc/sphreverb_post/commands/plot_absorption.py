@@ -1,9 +1,9 @@
-#!/usr/bin/python3
 """Plots a material's measured normal-incidence absorption alpha(f) against its configured value.
 
-    plot_absorption.py CSV [CSV ...] --out PNG [--label TEXT ...] [--tol 0.05] [--title TEXT]
+    python3 -m sphreverb_post plot-absorption CSV [CSV ...] --out PNG [--label TEXT ...]
+        [--tol 0.05] [--title TEXT]
 
-Each CSV is written by validate_impedance.py --csv (columns f_hz, alpha_measured,
+Each CSV is written by `validate v6 --csv` (columns f_hz, alpha_measured,
 alpha_configured over the valid band of one impedance-tube run). Every file gives a solid curve
 (measured) and a dashed one (configured) in the same colour, with the +-tol band shaded.
 """
@@ -17,8 +17,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv", nargs="+")
     ap.add_argument("--out", required=True, help="PNG to write")
     ap.add_argument("--label", nargs="*", help="one legend label per CSV")
@@ -51,7 +52,3 @@ def main(argv=None):
     fig.tight_layout()
     fig.savefig(args.out, dpi=120)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

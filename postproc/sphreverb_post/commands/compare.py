@@ -1,14 +1,13 @@
-#!/usr/bin/python3
 """A simulated room impulse response against diffuse-field theory and the analytic modes.
 
-    compare_room.py RIR.wav --room LX LY LZ --alpha A [A125 ... A4000] --out PNG
-                    [--c 343] [--json FILE] [--channel N] [--max-modes 60]
+    python3 -m sphreverb_post compare RIR.wav --room LX LY LZ --alpha A [A125 ... A4000] --out
+        PNG [--c 343] [--json FILE] [--channel N] [--max-modes 60]
 
 --alpha is the area-weighted mean random-incidence absorption, one value for every band or six
 (125 Hz ... 4 kHz). Per octave the measured T30 (T20 where T30 is invalid) is compared with
 Sabine T = 24 ln10 V / (c S a) and Eyring T = 24 ln10 V / (-c S ln(1 - a)); bands whose centre
 lies below the Schroeder frequency f_S = 2000 sqrt(T/V) are marked: there the room is modal and
-the diffuse-field formulas do not apply (VALIDATION.md V7). The figure: T per band (measured,
+the diffuse-field formulas do not apply (docs/validation.md V7). The figure: T per band (measured,
 Sabine, Eyring), the spectrum with the rigid-box modes, and the broadband Schroeder curve with
 the Sabine and Eyring slopes. Prints a table; exit 0 ok, 2 bad input.
 """
@@ -80,8 +79,9 @@ def figure(x, rate, dims, c, rows, max_modes, title):
     return fig
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("rir", help="impulse response WAV")
     ap.add_argument("--room", type=float, nargs=3, required=True, metavar=("LX", "LY", "LZ"))
     ap.add_argument("--alpha", type=float, nargs="+", required=True,
@@ -109,7 +109,7 @@ def main(argv=None):
                      f"{args.rir}: room {' x '.join(f'{d:g}' for d in args.room)} m, "
                      f"V = {V:.3g} m^3, S = {S:.3g} m^2")
     except (InputError, ValueError) as e:
-        print(f"compare_room.py: {e}", file=sys.stderr)
+        print(f"compare: {e}", file=sys.stderr)
         return 2
     print(f"{args.rir}: V = {V:.4g} m^3, S = {S:.4g} m^2, c = {args.c:g} m/s")
     print(f"{'band':>6}{'alpha':>7}{'measured':>10}{'kind':>5}{'Sabine':>9}{'Eyring':>9}"
@@ -129,11 +129,7 @@ def main(argv=None):
                            "c": args.c, "bands": rows, "metrics": res, "meta": meta}, f,
                           indent=1)
     except OSError as e:
-        print(f"compare_room.py: cannot write: {e}", file=sys.stderr)
+        print(f"compare: cannot write: {e}", file=sys.stderr)
         return 2
-    print(f"compare_room.py: wrote {args.out}")
+    print(f"compare: wrote {args.out}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,9 +1,7 @@
-#!/usr/bin/python3
 """V3 free-field spherical spreading: level drop per doubling of distance, gated before reflections.
 
-    validate_spreading.py OUTDIR --receivers R1 R2 ... --source X Y Z --room LX LY LZ
-                          [--c 343] [--expect 6.0] [--tol 0.5] [--taper 2e-4]
-                          [--plot PNG] [--json FILE]
+    python3 -m sphreverb_post validate v3 OUTDIR --receivers R1 R2 ... --source X Y Z --room LX
+        LY LZ [--c 343] [--expect 6.0] [--tol 0.5] [--taper 2e-4] [--plot PNG] [--json FILE]
 
 The source sits at the corner of the room's three walls through the origin (they are its
 symmetry planes), so the first reflection comes from one of the three far walls; each receiver's
@@ -53,8 +51,9 @@ def first_reflection_path(src, rec, room):
     return best
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir")
     ap.add_argument("--receivers", nargs="+", required=True)
     ap.add_argument("--source", type=float, nargs=3, required=True)
@@ -141,7 +140,3 @@ def main(argv=None):
                        "pass": bool(ok), "slope_db_per_doubling": slope, "receivers": rows},
                       f, indent=2)
     return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """Assembles the validation report from the cases' result files.
 
-    validation_report.py DIR [--out DIR/report.md]
+    python3 -m sphreverb_post report-validation DIR [--out DIR/report.md]
 
 Reads DIR/V*/validation.json (schema: case, title, measured, threshold, pass, resolution,
 wall_seconds, plots relative to the case directory) and writes a Markdown report: one table row
@@ -25,8 +24,9 @@ def cell(v):
     return str(v).replace("|", "\\|").replace("\n", " ")
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
@@ -49,7 +49,7 @@ def main(argv=None):
     lines = ["# sphreverb validation report", "",
              f"Generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by "
              "`scripts/validate.sh` from `" + args.dir + "/V*/validation.json`. Cases and "
-             "thresholds: VALIDATION.md.", "",
+             "thresholds: docs/validation.md.", "",
              "| case | title | measured | threshold | pass | resolution | wall time |",
              "|---|---|---|---|---|---|---|"]
     for d in rows:
@@ -74,7 +74,3 @@ def main(argv=None):
         fh.write("\n".join(lines))
     print(f"validation_report: {len(rows)} case(s), {npass} pass -> {out}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,12 +1,12 @@
-"""Self-test of validate_decay.py on synthetic decays with a known reverberation time (label
-validation via validation_postproc_selftest): T30 of exponentially decaying noise, Paris' formula
-at known values."""
+"""The V7 check (validate v7) on synthetic decays with a known reverberation time: T30 of
+exponentially decaying noise, Paris' formula at known values."""
 import math
 import unittest
 
+import _common  # noqa: F401  (import path)
 import numpy as np
 
-import validate_decay as vd
+from sphreverb_post.validate import v7_decay as vd
 
 
 class DecayTest(unittest.TestCase):

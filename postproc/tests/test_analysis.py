@@ -1,21 +1,18 @@
-"""Self-test of sphreverb_post and the V2/V4 scripts on synthetic data with known answers.
-
-Run with:  /usr/bin/python3 -m unittest discover -s postproc -p 'test_*.py'
-"""
+"""sphreverb_post's analysis and the V2/V4 checks (validate v2, v4) on synthetic data with known
+answers."""
 import json
 import os
-import subprocess
 import tempfile
 import unittest
 
+import _common
 import numpy as np
 from scipy.io import wavfile
 
 from sphreverb_post import (arrival_delay, box_mode_frequencies, isolated_modes,
-                            match_modes, read_wav, spectral_peaks, speed_of_sound_tof)
+                            match_modes, read_mono, spectral_peaks, speed_of_sound_tof)
 
 RATE = 44100
-HERE = os.path.dirname(os.path.abspath(__file__))
 ROOM = (0.3, 0.24, 0.2)
 C = 343.0
 
@@ -37,11 +34,10 @@ def ringing_box(duration=0.15, shift=1.0, fmax=2500.0, noise=1e-3, seed=1):
     return x + noise * rng.standard_normal(t.size)
 
 
-def run(script, *args):
-    """Run a postproc script with /usr/bin/python3; return (exit code, stdout + stderr)."""
-    p = subprocess.run(["/usr/bin/python3", os.path.join(HERE, script), *map(str, args)],
-                       capture_output=True, text=True)
-    return p.returncode, p.stdout + p.stderr
+def run(command, *args):
+    """Run a subcommand; return (exit code, stdout + stderr)."""
+    code, out, err = _common.run(command, *args)
+    return code, out + err
 
 
 class TestDelay(unittest.TestCase):
@@ -109,10 +105,10 @@ class TestScripts(unittest.TestCase):
     def write(self, name, x):
         wavfile.write(os.path.join(self.dir, name + ".raw.wav"), RATE, x.astype(np.float32))
 
-    def test_read_wav(self):
+    def test_read_mono(self):
         x = ringing_box(0.01)
         self.write("r", x)
-        y, rate = read_wav(os.path.join(self.dir, "r.raw.wav"))
+        y, rate = read_mono(os.path.join(self.dir, "r.raw.wav"))
         self.assertEqual((rate, y.dtype), (RATE, np.float64))
         np.testing.assert_allclose(y, x, atol=1e-6)
 
@@ -121,15 +117,15 @@ class TestScripts(unittest.TestCase):
         self.write("good", ringing_box())
         self.write("bad", ringing_box(shift=1.05))
         js = os.path.join(self.dir, "v4.json")
-        code, out = run("validate_modes.py", self.dir, "--receiver", "good", *room, "--json", js)
+        code, out = run("validate v4", self.dir, "--receiver", "good", *room, "--json", js)
         self.assertEqual(code, 0, out)
         self.assertIn("PASS", out)
         with open(js) as f:
             self.assertTrue(json.load(f)["pass"])
-        code, out = run("validate_modes.py", self.dir, "--receiver", "bad", *room)
+        code, out = run("validate v4", self.dir, "--receiver", "bad", *room)
         self.assertEqual(code, 1, out)
         self.assertIn("FAIL", out)
-        code, out = run("validate_modes.py", self.dir, "--receiver", "nope", *room)
+        code, out = run("validate v4", self.dir, "--receiver", "nope", *room)
         self.assertEqual(code, 2, out)
         self.assertIn("nope.raw.wav", out)
 
@@ -138,12 +134,12 @@ class TestScripts(unittest.TestCase):
         self.write("near", pulse(8192, 0.004))
         self.write("far", 0.8 * pulse(8192, 0.004 + dist / C))
         common = [self.dir, "--near", "near", "--far", "far"]
-        code, out = run("validate_tof.py", *common, "--distance", dist)
+        code, out = run("validate v2", *common, "--distance", dist)
         self.assertEqual(code, 0, out)
         self.assertIn("PASS", out)
-        code, out = run("validate_tof.py", *common, "--distance", 1.03 * dist)
+        code, out = run("validate v2", *common, "--distance", 1.03 * dist)
         self.assertEqual(code, 1, out)
-        code, out = run("validate_tof.py", self.dir, "--near", "near", "--far", "gone",
+        code, out = run("validate v2", self.dir, "--near", "near", "--far", "gone",
                         "--distance", dist)
         self.assertEqual(code, 2, out)
         self.assertIn("gone.raw.wav", out)

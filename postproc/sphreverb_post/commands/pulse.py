@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Writes a Hann-window pulse (a smooth, band-limited click) as a float WAV, for driving the
 emitter in validation runs.
 
-    make_pulse.py OUT.wav [--rate 44100] [--width 0.0015] [--total 0.01]
+    python3 -m sphreverb_post pulse OUT.wav [--rate 44100] [--width 0.0015] [--total 0.01]
 
 The pulse is 0.5 (1 - cos(2 pi t / width)) for 0 <= t <= width, zero after, peak 1; its spectrum
 has its first null at 2 / width (1.33 kHz for 1.5 ms) and most of its energy below 1 / width.
@@ -13,18 +12,16 @@ import numpy as np
 import scipy.io.wavfile as wavfile
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
     ap.add_argument("--rate", type=int, default=44100, help="sample rate, Hz")
     ap.add_argument("--width", type=float, default=0.0015, help="pulse length, s")
     ap.add_argument("--total", type=float, default=0.01, help="file length, s")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     n = max(int(round(args.total * args.rate)), 1)
     t = np.arange(n) / args.rate
     x = np.where(t <= args.width, 0.5 * (1.0 - np.cos(2.0 * np.pi * t / args.width)), 0.0)
     wavfile.write(args.out, args.rate, x.astype(np.float32))
-
-
-if __name__ == "__main__":
-    main()
+    return 0

@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """V4 box modes: measured resonances of a rigid box against the analytic eigenfrequencies.
 
-    validate_modes.py OUTDIR --receiver NAME --room LX LY LZ [--c 343] [--fmax HZ]
-                      [--count N] [--tol 0.015] [--isolation 0.04] [--skip-start SECONDS]
-                      [--json FILE]
+    python3 -m sphreverb_post validate v4 OUTDIR --receiver NAME --room LX LY LZ [--c 343]
+        [--fmax HZ] [--count N] [--tol 0.015] [--isolation 0.04] [--skip-start SECONDS]
+        [--json FILE]
 
 Takes the lowest N analytic modes below fmax that are isolated (no other mode within
 the relative distance --isolation), matches each to a spectral peak of OUTDIR/NAME.raw.wav
@@ -30,8 +29,9 @@ def select_modes(room, c, count, isolation, fmax, nyquist):
         limit = min(2.0 * limit, nyquist)
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir")
     ap.add_argument("--receiver", required=True)
     ap.add_argument("--room", type=float, nargs=3, required=True, metavar=("LX", "LY", "LZ"))
@@ -89,7 +89,3 @@ def main(argv=None):
                        "isolation": args.isolation, "skip_start_s": args.skip_start,
                        "modes": results, "pass": bool(ok)}, f, indent=2)
     return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,15 +1,14 @@
-#!/usr/bin/python3
 """V7 room decay: T30 per octave band from receiver RIRs against Eyring (and Sabine).
 
-    validate_decay.py OUTDIR --receivers A B C ... --room LX LY LZ --alpha ALPHA_N --dx DX
-                      [--bands 500 ...] [--c 343] [--rho 1.204] [--h-over-dx 1.3] [--tol 0.10]
-                      [--json FILE] [--plot PNG]
+    python3 -m sphreverb_post validate v7 OUTDIR --receivers A B C ... --room LX LY LZ --alpha
+        ALPHA_N --dx DX [--bands 500 ...] [--c 343] [--rho 1.204] [--h-over-dx 1.3] [--tol 0.10]
+        [--json FILE] [--plot PNG]
 
 Each receiver's OUTDIR/NAME.raw.wav is filtered into octave bands (3rd-order Butterworth band
 pass applied to the time-reversed signal, which keeps the filter's own ringing out of the decay:
 Jacobsen & Rindel 1987), squared, backward integrated (Schroeder 1965) and T30 is the
 least-squares slope of the -5 .. -35 dB part of the decay curve, times 2 (ISO 3382-1 style; a
-minimal implementation for V7 only, postproc/metrics.py is the general one). T30 is NaN (and the
+minimal implementation for V7 only, the metrics subcommand is the general one). T30 is NaN (and the
 band fails) unless the band's power at the record's end is 45 dB below its peak: a decay cut off
 by the record's end is not measured.
 
@@ -101,8 +100,9 @@ def t30(x, rate, fc):
     return -60.0 / slope, t, edc
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir")
     ap.add_argument("--receivers", nargs="+", required=True)
     ap.add_argument("--room", nargs=3, type=float, required=True, metavar=("LX", "LY", "LZ"))
@@ -194,7 +194,3 @@ def main(argv=None):
                        "threshold": f"T30 within {args.tol:.0%} of Eyring",
                        "pass": bool(ok), "bands": rows}, fh, indent=2)
     return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """The fast path (convolution with a simulated RIR) against the paper's direct path (the emitter
 driven by the music itself): how far apart are the two renderings?
 
-    compare_paths.py CLIP.wav RIR.wav DIRECT.wav [--baseline SILENT.wav] [--receiver-channel N]
-                     [--json FILE] [--plot PNG]
+    python3 -m sphreverb_post compare-paths CLIP.wav RIR.wav DIRECT.wav [--baseline SILENT.wav]
+        [--receiver-channel N] [--json FILE] [--plot PNG]
 
 RIR.wav is the receiver record of a run with `input = impulse`, DIRECT.wav that of a run with
 `--emitter.input CLIP.wav` (same scene, same duration or longer). The solver is linear in the
@@ -54,8 +53,9 @@ def compare(clip, rir, direct, baseline=None):
             "conv_rms": float(np.sqrt(np.mean(conv ** 2)))}, direct, conv
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("clip", help="the dry clip that drove the direct run")
     ap.add_argument("rir", help="receiver record of the impulse run")
     ap.add_argument("direct", help="receiver record of the direct run")
@@ -84,7 +84,7 @@ def main(argv=None):
         res, direct, conv = compare(clip, recs["rir"][0], recs["direct"][0],
                                     recs["baseline"][0] if "baseline" in recs else None)
     except (InputError, ValueError) as e:
-        print(f"compare_paths.py: {e}", file=sys.stderr)
+        print(f"compare-paths: {e}", file=sys.stderr)
         return 2
     res.update(rate_hz=rate, baseline_removed=args.baseline is not None)
     print(f"direct vs convolved over {res['samples']} samples at {rate} Hz"
@@ -98,7 +98,7 @@ def main(argv=None):
         t = 1000.0 * np.arange(len(direct)) / rate
         fig, ax = plt.subplots(2, 1, figsize=(10, 6), sharex=True)
         ax[0].plot(t, direct, lw=0.8, label="direct (emitter driven by the clip)")
-        ax[0].plot(t, conv, "--", lw=0.8, label="clip * RIR (convolve.py)")
+        ax[0].plot(t, conv, "--", lw=0.8, label="clip * RIR (convolve)")
         ax[0].set(ylabel="pressure (Pa)", title="direct vs convolved rendering")
         ax[0].legend(fontsize=8)
         ax[1].plot(t, direct - conv, lw=0.8, color="k")
@@ -112,7 +112,3 @@ def main(argv=None):
         with open(args.json, "w") as f:
             json.dump(res, f, indent=1)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,12 +1,11 @@
-#!/usr/bin/python3
 """ISO 3382-1 room-acoustic parameters of an impulse response, per octave band and broadband.
 
-    metrics.py RIR.wav [--json FILE] [--channel N]
+    python3 -m sphreverb_post metrics RIR.wav [--json FILE] [--channel N]
 
 Prints a table of EDT, T20, T30 (s), C50, C80 (dB), D50 (fraction) and Ts (s) for the octaves
 125 Hz ... 4 kHz and the unfiltered broadband record; a value whose dynamic-range check fails
 is printed in parentheses (see sphreverb_post/iso3382.py for the method and the checks, and
-the README's "Postprocessing" section for the JSON schema). Bands whose upper edge does not
+docs/postprocessing.md for the JSON schema). Bands whose upper edge does not
 fit below 0.45 x the sample rate are left out. Multi-channel files: channel 0 unless --channel.
 Exit status: 0 ok, 2 bad input (missing file, not a WAV, silent record, bad option).
 """
@@ -51,8 +50,9 @@ def table(results, meta, path, channel, channels):
     return "\n".join(lines)
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("rir", help="impulse response WAV (e.g. OUT/NAME.raw.wav)")
     ap.add_argument("--json", help="write the parameters to this JSON file")
     ap.add_argument("--channel", type=int, default=None, help="channel of a multi-channel WAV")
@@ -64,7 +64,7 @@ def main(argv=None):
             raise InputError(f"--channel {ch}: {args.rir} has {x.shape[1]} channel(s)")
         results, meta = iso3382.analyse(x[:, ch], rate)
     except (InputError, ValueError) as e:
-        print(f"metrics.py: {e}", file=sys.stderr)
+        print(f"metrics: {e}", file=sys.stderr)
         return 2
     meta.update(file=args.rir, channel=ch, channels=int(x.shape[1]))
     print(table(results, meta, args.rir, ch, x.shape[1]))
@@ -75,10 +75,6 @@ def main(argv=None):
             with open(args.json, "w") as f:
                 json.dump(out, f, indent=1)
         except OSError as e:
-            print(f"metrics.py: cannot write {args.json}: {e}", file=sys.stderr)
+            print(f"metrics: cannot write {args.json}: {e}", file=sys.stderr)
             return 2
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

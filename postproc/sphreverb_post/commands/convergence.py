@@ -1,13 +1,12 @@
-#!/usr/bin/python3
 """Resolution convergence (V9): errors of V2 (time of flight), V1 (phase speed at fixed
 frequencies) or V4 (box modes) against spacing, the observed order of accuracy and Roache's grid
 convergence index.
 
-    convergence.py --kind tof|phase|modes --run OUTDIR DX [--run ...] [--c 343]
-                   [tof: --near near --far far --distance 0.3]
-                   [phase: --near near --far far --distance 0.6 --freqs 1500 2000 2500]
-                   [modes: --receiver corner --room LX LY LZ --count 5 --isolation 0.04]
-                   [--plot PNG] [--json FILE] [--label TEXT]
+    python3 -m sphreverb_post convergence --kind tof|phase|modes --run OUTDIR DX [--run ...]
+        [--c 343] [tof: --near near --far far --distance 0.3]
+        [phase: --near near --far far --distance 0.6 --freqs 1500 2000 2500]
+        [modes: --receiver corner --room LX LY LZ --count 5 --isolation 0.04] [--plot PNG]
+        [--json FILE] [--label TEXT]
 
 Each run is the same scene at spacing DX (OUTDIR holds its receivers and summary.json). The
 quantity phi is the measured speed of sound (tof: the pulse's delay between the receivers; phase:
@@ -100,8 +99,9 @@ def measure_modes(outdir, args, chosen, modes):
     return {str(tuple(r["mode"])): r["f_measured"] for r in res}
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kind", choices=("tof", "phase", "modes"), required=True)
     ap.add_argument("--freqs", type=float, nargs="+", default=[1500.0, 2000.0, 2500.0],
                     help="phase: frequencies (Hz) at which the phase speed is measured")
@@ -223,7 +223,3 @@ def main(argv=None):
                        "rms_error": rms.tolist(), "order": order, "quantities": quantities},
                       f, indent=1)
     return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """V5 energy in a closed rigid box: drift and numerical decay as an equivalent T60.
 
-    validate_energy.py [OUTDIR] [--run OUTDIR LABEL VISCOSITY DIFFUSION ...] [--after 0.005]
-                       [--room-t60 2.0] [--factor 10] [--plot PNG] [--json FILE]
+    python3 -m sphreverb_post validate v5 [OUTDIR] [--run OUTDIR LABEL VISCOSITY DIFFUSION ...]
+        [--after 0.005] [--room-t60 2.0] [--factor 10] [--plot PNG] [--json FILE]
 
 Reads OUTDIR/energy.csv (time_s, kinetic_J, potential_J, total_J; [output] energy = true).
 After --after seconds (the excitation is over) the total energy E(t) should stay constant.
@@ -19,7 +18,7 @@ reverberation: the receiver's (--receiver) record is band-passed around each of 
 lowest analytic modes (+-25 Hz, zero-phase), and the slope of its Hilbert envelope in dB over
 [--mode-from, --mode-to] s gives that mode's T60; pass: every mode's T60 >= the bound. The total
 energy is then reported only: it includes the lattice's short-wave branch, which a source inside
-the air excites and the hyperdiffusion removes (README "V5").
+the air excites and the hyperdiffusion removes (docs/validation.md, V5).
 Exit status: 0 pass, 1 fail, 2 bad input.
 """
 import argparse
@@ -64,8 +63,9 @@ def read_energy(outdir):
     return data[:, 0], data[:, 3], data[:, 1], data[:, 2]
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir", nargs="?", help="one run with the defaults (as run_case.sh "
                     "passes it): label 'default', viscosity and diffusion 0")
     ap.add_argument("--run", nargs=4, action="append", default=[],
@@ -183,7 +183,3 @@ def main(argv=None):
                        "modes": mode_rows},
                       f, indent=1)
     return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """V2 time of flight: speed of sound from the arrival delay between two receivers.
 
-    validate_tof.py OUTDIR --near NAME --far NAME --distance METRES [--c 343] [--tol 0.01]
-                    [--max-delay SECONDS] [--json FILE]
+    python3 -m sphreverb_post validate v2 OUTDIR --near NAME --far NAME --distance METRES
+        [--c 343] [--tol 0.01] [--max-delay SECONDS] [--json FILE]
 
 Reads OUTDIR/NAME.raw.wav for both receivers, measures c = distance / delay (delay by
 sub-sample cross-correlation) and compares it with the expected c.
@@ -15,8 +14,9 @@ import sys
 from sphreverb_post import arrival_delay, read_receiver
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir")
     ap.add_argument("--near", required=True, help="receiver the wave reaches first")
     ap.add_argument("--far", required=True, help="receiver the wave reaches second")
@@ -58,7 +58,3 @@ def main(argv=None):
                        "rel_error": err if delay > 0.0 else None, "tol": args.tol,
                        "pass": bool(ok)}, f, indent=2)
     return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Reverberate a dry recording with a (simulated) room impulse response by FFT convolution.
 
-    convolve.py DRY.wav RIR.wav OUT.wav [--peak-db -1 | --no-normalize] [--format pcm16|float]
-                [--no-resample] [--trim]
+    python3 -m sphreverb_post convolve DRY.wav RIR.wav OUT.wav [--peak-db -1 | --no-normalize]
+        [--format pcm16|float] [--no-resample] [--trim]
 
 The fast path for music: simulate the RIR once, convolve any recording with it. If the two
 sample rates differ, the dry signal is resampled to the RIR's rate (exact rational polyphase
@@ -23,8 +22,9 @@ from sphreverb_post.audio import InputError
 from sphreverb_post.convolution import convolve
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dry", help="dry (anechoic) recording, WAV")
     ap.add_argument("rir", help="impulse response, WAV (e.g. OUT/NAME.raw.wav)")
     ap.add_argument("out", help="output WAV")
@@ -46,10 +46,10 @@ def main(argv=None):
                 raise InputError(f"sample rates differ: {args.dry} is {rate_d} Hz, {args.rir} is "
                                  f"{rate} Hz (drop --no-resample to resample the dry signal)")
             dry = audio.resample(dry, rate_d, rate)
-            print(f"convolve.py: resampled {args.dry} from {rate_d} Hz to {rate} Hz")
+            print(f"convolve: resampled {args.dry} from {rate_d} Hz to {rate} Hz")
         y = convolve(dry, rir)
     except (InputError, ValueError) as e:
-        print(f"convolve.py: {e}", file=sys.stderr)
+        print(f"convolve: {e}", file=sys.stderr)
         return 2
     if args.trim:
         y = y[:dry.shape[0]]
@@ -59,15 +59,11 @@ def main(argv=None):
     try:
         clipped = audio.write(args.out, y[:, 0] if y.shape[1] == 1 else y, rate, args.format)
     except OSError as e:
-        print(f"convolve.py: cannot write {args.out}: {e}", file=sys.stderr)
+        print(f"convolve: cannot write {args.out}: {e}", file=sys.stderr)
         return 2
     gain = "raw scale" if args.no_normalize else f"normalised to {args.peak_db:g} dBFS"
-    print(f"convolve.py: wrote {args.out}: {y.shape[0]} samples x {y.shape[1]} channel(s) at "
+    print(f"convolve: wrote {args.out}: {y.shape[0]} samples x {y.shape[1]} channel(s) at "
           f"{rate} Hz ({y.shape[0] / rate:.3f} s, {args.format}); raw peak {peak:.6g} "
           f"({20 * np.log10(peak) if peak > 0 else -np.inf:.2f} dBFS), {gain}"
           + (f"; {clipped} samples clipped" if clipped else ""))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,10 +1,8 @@
-#!/usr/bin/python3
 """V6 impedance tube: normal-incidence absorption by the transfer-function method (ISO 10534-2).
 
-    validate_impedance.py OUTDIR --mic1 NAME --mic2 NAME --x1 M --spacing M --gate S
-                          (--alpha A | --bands A125 A250 A500 A1k A2k A4k | --rigid)
-                          [--c 343] [--fmin HZ] [--fmax HZ] [--tol 0.05] [--rigid-max 0.03]
-                          [--csv FILE] [--json FILE]
+    python3 -m sphreverb_post validate v6 OUTDIR --mic1 NAME --mic2 NAME --x1 M --spacing M
+        --gate S (--alpha A | --bands A125 A250 A500 A1k A2k A4k | --rigid) [--c 343] [--fmin HZ]
+        [--fmax HZ] [--tol 0.05] [--rigid-max 0.03] [--csv FILE] [--json FILE]
 
 mic1 is the receiver farther from the sample (x1 from it), mic2 the nearer one, s apart. The
 records (OUTDIR/NAME.raw.wav, Pa) are gated at --gate seconds (the return of the reflection from
@@ -78,8 +76,9 @@ def band_means(f, alpha, lo, hi):
     return out
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir")
     ap.add_argument("--mic1", required=True, help="receiver farther from the sample")
     ap.add_argument("--mic2", required=True, help="receiver nearer the sample")
@@ -191,7 +190,3 @@ def main(argv=None):
                        "band_hz": [lo, hi], "octave_means": {str(k): v for k, v in means.items()},
                        "worst_deviation": worst}, fh, indent=2)
     return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

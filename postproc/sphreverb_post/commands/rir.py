@@ -1,15 +1,14 @@
-#!/usr/bin/python3
 """One figure of an impulse response: waveform, spectrum (with the analytic rigid-box modes when
 --room is given), spectrogram and Schroeder energy decay curve.
 
-    rir.py RIR.wav --out PNG [--room LX LY LZ] [--c 343] [--fmax HZ] [--max-modes 60]
-           [--channel N]
+    python3 -m sphreverb_post rir RIR.wav --out PNG [--room LX LY LZ] [--c 343] [--fmax HZ]
+        [--max-modes 60] [--channel N]
 
 Modes f = (c/2) sqrt((nx/Lx)^2 + (ny/Ly)^2 + (nz/Lz)^2) are drawn up to --fmax (default the
 Nyquist frequency), at most --max-modes of them (lowest first); --fmax also limits the
 spectrum's and the spectrogram's frequency axes. The Schroeder curve starts at
 the ISO 3382-1 onset and is truncated at the Lundeby noise-floor crossing with the tail's
-energy compensated (as metrics.py does). Exit status: 0 ok, 2 bad input.
+energy compensated (as the metrics subcommand does). Exit status: 0 ok, 2 bad input.
 """
 import argparse
 import sys
@@ -33,8 +32,9 @@ def make_figure(x, rate, room=None, c=343.0, fmax=None, max_modes=60, title=""):
     return fig, marked
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("rir", help="impulse response WAV")
     ap.add_argument("--out", required=True, help="PNG to write")
     ap.add_argument("--room", type=float, nargs=3, metavar=("LX", "LY", "LZ"),
@@ -58,18 +58,14 @@ def main(argv=None):
                                   args.max_modes, f"{args.rir} (channel {args.channel}, "
                                                   f"{rate} Hz)")
     except (InputError, ValueError) as e:
-        print(f"rir.py: {e}", file=sys.stderr)
+        print(f"rir: {e}", file=sys.stderr)
         return 2
     try:
         fig.savefig(args.out, dpi=110)
     except OSError as e:
-        print(f"rir.py: cannot write {args.out}: {e}", file=sys.stderr)
+        print(f"rir: cannot write {args.out}: {e}", file=sys.stderr)
         return 2
-    print(f"rir.py: wrote {args.out}" + (f" ({len(marked)} modes marked, lowest "
+    print(f"rir: wrote {args.out}" + (f" ({len(marked)} modes marked, lowest "
                                          f"{marked[0][0]:.1f} Hz {marked[0][1]})"
                                          if marked else ""))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,9 +1,9 @@
-#!/usr/bin/python3
-"""V8: the ISO 3382-1 analysis chain (metrics.py) on synthetic exponential decays with known answers.
+"""V8: the ISO 3382-1 analysis chain (the metrics subcommand) on synthetic exponential decays
+with known answers.
 
-    validate_decays.py [--full] [--json FILE] [--plot PNG] [--rate 44100]
+    python3 -m sphreverb_post validate v8 [--full] [--json FILE] [--plot PNG] [--rate 44100]
 
-Three groups of cases, each compared with iso3382.expected(T) (VALIDATION.md V8):
+Three groups of cases, each compared with iso3382.expected(T) (docs/validation.md V8):
 
 A. broadband: random-sign decays (energy exactly e^(-13.8155 t/T)), 10 ms after the start of
    the file, without noise and with a Gaussian noise floor at -60 and -50 dB. Thresholds:
@@ -169,8 +169,9 @@ def plot(rows, path):
     plt.close(fig)
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--full", action="store_true", help="more reverberation times")
     ap.add_argument("--rate", type=int, default=44100, help="sample rate, Hz")
     ap.add_argument("--json", help="write the result to this file")
@@ -225,7 +226,3 @@ def main(argv=None):
                        "cases": [iso3382._clean(r) for r in a + b + c],
                        "wall_seconds": time.time() - t0, "pass": bool(ok)}, f, indent=1)
     return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,19 +1,17 @@
-#!/usr/bin/python3
 """V1 plane-wave dispersion: phase speed c(f) against points per wavelength, from two receivers.
 
-    validate_dispersion.py [OUTDIR [--kernel K] [--h-over-dx Q]] [--run OUTDIR KERNEL H_OVER_DX ...]
-                           --dx M --distance M
-                           [--near near] [--far far] [--c 343] [--ppw 20] [--tol 0.015]
-                           [--fmax-tol 0.01] [--criterion validation|theory|both]
-                           [--correction fourth_order|first_moment|none]
-                           [--theory-tol 0.005] [--plot PNG] [--json FILE]
+    python3 -m sphreverb_post validate v1 [OUTDIR [--kernel K] [--h-over-dx Q]]
+        [--run OUTDIR KERNEL H_OVER_DX ...] --dx M --distance M [--near near] [--far far]
+        [--c 343] [--ppw 20] [--tol 0.015] [--fmax-tol 0.01] [--criterion validation|theory|both]
+        [--correction fourth_order|first_moment|none] [--theory-tol 0.005] [--plot PNG]
+        [--json FILE]
 
 Each run is a duct_v1 scene (a plane pulse passes receiver NEAR, then FAR, DISTANCE further on;
 OUTDIR/NAME.raw.wav). c(f) comes from the receivers' cross-spectrum (sphreverb_post.dispersion),
 PPW = c0 / (f dx), and is compared with the scheme's lattice dispersion relation (same module).
 Reported per run: the error at --ppw, the PPW where |error| first reaches --fmax-tol (the f_max
 rule: f_max = c0 / (PPW dx)), measured and from the lattice theory.
-Pass (the first run): criterion "validation" (VALIDATION.md): |error at --ppw| <= --tol;
+Pass (the first run): criterion "validation" (docs/validation.md): |error at --ppw| <= --tol;
 "theory": the measured curve is within --theory-tol of the lattice theory (for --correction)
 from 40 PPW down to where the theory's error reaches 5 %; "both": both.
 Exit status: 0 pass, 1 fail, 2 bad input.
@@ -54,8 +52,9 @@ def measure(outdir, near, far, distance, dx, c0, f_cut=None):
                      left=np.nan, right=np.nan)
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir", nargs="?",
                     help="a run (as run_case.sh passes it), with --kernel and --h-over-dx")
     ap.add_argument("--kernel", default="wendland_c2")
@@ -175,7 +174,3 @@ def main(argv=None):
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1, default=lambda x: None)
     return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -577,7 +577,8 @@ def write_report(out_dir, output=None):
 
 
 def main(argv=None, prog=None):
-    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", help="the run's output directory (holds summary.json)")
     ap.add_argument("--output", help="page to write (default OUT/report.html)")
     args = ap.parse_args(argv)
@@ -594,7 +595,3 @@ def main(argv=None, prog=None):
         return 2
     print(f"{name}: wrote {path}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Radiated spectrum of the emitter's drives: slope in dB/octave, measured and expected.
 
-    drive_spectrum.py --run OUTDIR KIND DRIVE [--run ...] --r M --gate-end S
-                      [--receiver mic] [--band 300 1000] [--c 343] [--plot PNG] [--json FILE]
+    python3 -m sphreverb_post drive-spectrum --run OUTDIR KIND DRIVE [--run ...] --r M --gate-end
+        S [--receiver mic] [--band 300 1000] [--c 343] [--plot PNG] [--json FILE]
 
 KIND is "baffled" (a disc on a wall: a baffled piston, a monopole for ka < 1) or "free" (a free
 disc: a dipole); DRIVE is displacement, velocity or acceleration. Each run is driven by an impulse
@@ -31,8 +30,9 @@ def slope_db_per_octave(f, mag):
     return float(np.polyfit(np.log2(f), 20.0 * np.log10(mag), 1)[0])
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--run", nargs=3, action="append", required=True,
                     metavar=("OUTDIR", "KIND", "DRIVE"))
     ap.add_argument("--receiver", default="mic")
@@ -112,7 +112,3 @@ def main(argv=None):
         with open(args.json, "w") as fh:
             json.dump(rows, fh, indent=1)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

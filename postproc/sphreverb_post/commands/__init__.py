@@ -1,0 +1,1 @@
+"""The tools of the command line: one module per subcommand (cli.COMMANDS)."""

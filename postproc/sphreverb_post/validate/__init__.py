@@ -1,0 +1,1 @@
+"""The validation checks: one module per case of docs/validation.md (cli.CASES)."""
