@@ -9,6 +9,7 @@
 #include "sphreverb/physics/eos.hpp"
 #include "sphreverb/core/errors.hpp"
 #include "sphreverb/io/xdmf.hpp"
+#include "sphreverb/solver/assembly.hpp"  // make_eos
 
 namespace sphreverb {
 
