@@ -5,11 +5,11 @@
 #include <numeric>
 #include <sstream>
 
-#include "sphreverb/core/log.hpp"
+#include "sphreverb/solver/assembly.hpp"
 #include "sphreverb/parallel/energy.hpp"
 #include "sphreverb/physics/integrator.hpp"
 #include "sphreverb/physics/kernel.hpp"
-#include "sphreverb/solver/assembly.hpp"
+#include "sphreverb/core/log.hpp"
 
 namespace sphreverb {
 
