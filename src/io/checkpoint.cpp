@@ -1,4 +1,5 @@
 #include "sphreverb/io/checkpoint.hpp"
+#include "sphreverb/solver/assembly.hpp"  // make_eos, make_lattice
 
 #include <unistd.h>
 
@@ -18,7 +19,6 @@
 #include "sphreverb/model/lattice.hpp"
 #include "sphreverb/core/log.hpp"
 #include "sphreverb/io/xdmf.hpp"
-#include "sphreverb/solver/assembly.hpp"  // make_eos, make_lattice
 
 namespace sphreverb {
 

@@ -1,4 +1,5 @@
 #include "sphreverb/io/snapshot.hpp"
+#include "sphreverb/solver/assembly.hpp"  // make_eos
 
 #include <algorithm>
 #include <chrono>
@@ -9,7 +10,6 @@
 #include "sphreverb/physics/eos.hpp"
 #include "sphreverb/core/errors.hpp"
 #include "sphreverb/io/xdmf.hpp"
-#include "sphreverb/solver/assembly.hpp"  // make_eos
 
 namespace sphreverb {
 
