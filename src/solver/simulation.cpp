@@ -1,11 +1,11 @@
 #include "sphreverb/solver/simulation.hpp"
+#include "sphreverb/solver/assembly.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <sstream>
 
-#include "sphreverb/solver/assembly.hpp"
 #include "sphreverb/parallel/energy.hpp"
 #include "sphreverb/physics/integrator.hpp"
 #include "sphreverb/physics/kernel.hpp"
