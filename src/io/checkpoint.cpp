@@ -1,4 +1,5 @@
 #include "sphreverb/io/checkpoint.hpp"
+#include "sphreverb/solver/assembly.hpp"  // make_eos, make_lattice
 
 #include <unistd.h>
 
@@ -134,7 +135,7 @@ void write_particles(File& f, const Scene& scene, const Particles& p, std::uint6
   f.write_rows("/particles/density", Type::F64, p.rho.data(), total, 0, first, n, "kg/m^3",
                "density rho^n (continuity equation)");
   // The rest position is the lattice site of the id (the solver keeps no copy of it).
-  const Lattice lattice = Lattice::from(scene);
+  const Lattice lattice = make_lattice(scene);
   f.write_rows_chunked(
       "/particles/rest_position", Type::F64, total, 3, first, n,
       [&](std::uint64_t row, std::uint64_t count, void* out) {

@@ -1,4 +1,5 @@
 #include "sphreverb/io/snapshot.hpp"
+#include "sphreverb/solver/assembly.hpp"  // make_eos
 
 #include <algorithm>
 #include <chrono>

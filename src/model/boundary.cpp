@@ -12,15 +12,11 @@ void plane_axes(const Vec3& n, Vec3& u, Vec3& v) {
   u = normalized(cross(n, ref));
   v = cross(n, u);
 }
-
-double material_stiffness(const Scene& s, const MaterialSpec& m) {
-  return m.rigid ? s.derived.rigid_stiffness : m.stiffness;
-}
 }  // namespace
 
-WallShape WallShape::from(const BoundarySpec& b) {
+WallShape WallShape::from(const Shape& b) {
   WallShape w;
-  w.shape = b.shape;
+  w.shape = b.kind;
   w.center = b.center;
   w.normal = normalized(b.normal);
   plane_axes(w.normal, w.u, w.v);
@@ -29,8 +25,8 @@ WallShape WallShape::from(const BoundarySpec& b) {
 }
 
 WallShape WallShape::disc(const Vec3& center, const Vec3& normal, double radius) {
-  BoundarySpec b;
-  b.shape = ShapeKind::Disc, b.center = center, b.normal = normal, b.radius = radius;
+  Shape b;
+  b.kind = ShapeKind::Disc, b.center = center, b.normal = normal, b.radius = radius;
   return from(b);
 }
 
@@ -59,35 +55,25 @@ WallProbe WallShape::probe(const Vec3& p, const Vec3& shift) const {
   return out;
 }
 
-std::vector<Wall> make_walls(const Scene& s) {
-  std::vector<Wall> walls;
-  auto add = [&](const WallShape& shape, const std::string& material, bool moving) {
-    const MaterialSpec& m = s.material(material);
-    walls.push_back({shape, material_stiffness(s, m), m.damping, m.mass, moving});
-  };
-  if (s.room.present && !s.derived.mirror_room) {
-    // The room box as six rectangles, normals pointing into the room.
-    const Vec3 lo = s.room.min, hi = s.room.max, mid = 0.5 * (lo + hi), size = hi - lo;
-    for (int axis = 0; axis < 3; ++axis) {
-      const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-      for (int side = 0; side < 2; ++side) {
-        BoundarySpec b;
-        b.shape = ShapeKind::Rectangle;
-        b.center = mid;
-        b.center[axis] = side == 0 ? lo[axis] : hi[axis];
-        b.normal[axis] = side == 0 ? 1.0 : -1.0;
-        WallShape w = WallShape::from(b);
-        // Extent along the two other axes, whatever in-plane frame plane_axes chose.
-        w.width = std::abs(w.u[a1]) > 0.5 ? size[a1] : size[a2];
-        w.height = std::abs(w.u[a1]) > 0.5 ? size[a2] : size[a1];
-        add(w, s.room.face_material[2 * axis + side], false);
-      }
+std::array<WallShape, 6> box_faces(const Vec3& lo, const Vec3& hi) {
+  std::array<WallShape, 6> faces;
+  const Vec3 mid = 0.5 * (lo + hi), size = hi - lo;
+  for (int axis = 0; axis < 3; ++axis) {
+    const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+    for (int side = 0; side < 2; ++side) {
+      Shape b;
+      b.kind = ShapeKind::Rectangle;
+      b.center = mid;
+      b.center[axis] = side == 0 ? lo[axis] : hi[axis];
+      b.normal[axis] = side == 0 ? 1.0 : -1.0;
+      WallShape w = WallShape::from(b);
+      // Extent along the two other axes, whatever in-plane frame plane_axes chose.
+      w.width = std::abs(w.u[a1]) > 0.5 ? size[a1] : size[a2];
+      w.height = std::abs(w.u[a1]) > 0.5 ? size[a2] : size[a1];
+      faces[2 * axis + side] = w;
     }
   }
-  for (const BoundarySpec& b : s.boundaries) add(WallShape::from(b), b.material, false);
-  add(WallShape::disc(s.emitter.center, s.emitter.normal, s.emitter.radius), s.emitter.material,
-      true);
-  return walls;
+  return faces;
 }
 
 std::vector<Tether> find_tethers(std::size_t n_owned,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numbers>
 #include <stdexcept>
+#include <utility>
 
 namespace sphreverb {
 namespace {
@@ -23,12 +24,12 @@ double sample_at(const Signal& s, double t) {
 
 }  // namespace
 
-EmitterDrive::EmitterDrive(Signal input, Drive drive, double deflection, double dt, double highpass)
+EmitterDrive::EmitterDrive(Signal input, const DriveParams& params)
     : input_(std::move(input)),
-      drive_(drive),
-      k_(deflection),
-      dt_(dt),
-      wc_(2.0 * std::numbers::pi * highpass) {
+      drive_(params.drive),
+      k_(params.deflection),
+      dt_(params.dt),
+      wc_(2.0 * std::numbers::pi * params.highpass) {
   // The one-sample delay: a leading zero, so the drive ramps from rest to s[0] over the first
   // sample period.
   input_.samples.insert(input_.samples.begin(), 0.0);

@@ -4,13 +4,13 @@
 
 namespace sphreverb {
 
-Lattice Lattice::from(const Scene& s) {
+Lattice Lattice::filling(const Vec3& lo, const Vec3& hi, double dx) {
   Lattice l;
-  l.dx = s.fluid.spacing;
+  l.dx = dx;
   for (int a = 0; a < 3; ++a) {
-    const double length = s.fluid.fill_max[a] - s.fluid.fill_min[a];
+    const double length = hi[a] - lo[a];
     l.n[a] = static_cast<int>(std::floor(length / l.dx + 1e-9));
-    l.origin[a] = s.fluid.fill_min[a] + 0.5 * (length - l.n[a] * l.dx) + 0.5 * l.dx;
+    l.origin[a] = lo[a] + 0.5 * (length - l.n[a] * l.dx) + 0.5 * l.dx;
   }
   return l;
 }

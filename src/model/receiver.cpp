@@ -2,24 +2,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "sphreverb/physics/kernel.hpp"
 
 namespace sphreverb {
 
-Receivers::Receivers(const std::vector<ReceiverSpec>& specs, KernelKind kernel, double h,
-                     double mass)
-    : specs_(specs),
+Receivers::Receivers(std::vector<Vec3> positions, KernelKind kernel, double h, double mass)
+    : positions_(std::move(positions)),
       kernel_(kernel),
       h_(h),
       mass_(mass),
-      candidates_(specs.size()),
-      ours_(specs.size(), 0),
-      series_(specs.size()) {}
+      candidates_(positions_.size()),
+      ours_(positions_.size(), 0),
+      series_(positions_.size()) {}
 
 void Receivers::rebuild(const Particles& p, const Slabs& slabs, int rank, double radius) {
-  for (std::size_t r = 0; r < specs_.size(); ++r) {
-    const Vec3 xr = specs_[r].position;
+  for (std::size_t r = 0; r < positions_.size(); ++r) {
+    const Vec3 xr = positions_[r];
     candidates_[r].clear();
     ours_[r] = slabs.owner(xr[slabs.axis()]) == rank;
     if (!ours_[r]) continue;
@@ -33,12 +33,12 @@ void Receivers::rebuild(const Particles& p, const Slabs& slabs, int rank, double
 
 void Receivers::measure(const Particles& p) {
   with_kernel(kernel_, h_, [&](const auto& kernel) {
-    for (std::size_t r = 0; r < specs_.size(); ++r) {
+    for (std::size_t r = 0; r < positions_.size(); ++r) {
       if (!ours_[r]) {
         pending_.push_back(0.0);
         continue;
       }
-      const Vec3 xr = specs_[r].position;
+      const Vec3 xr = positions_[r];
       double mass_sum = 0.0, volume_sum = 0.0;
       for (std::uint32_t j : candidates_[r]) {
         const double w = kernel.W(norm(p.position(j) - xr));
@@ -57,7 +57,8 @@ void Receivers::flush(MPI_Comm comm) {
   MPI_Reduce(pending_.data(), total.data(), static_cast<int>(pending_.size()), MPI_DOUBLE, MPI_SUM,
              0, comm);
   if (rank == 0)
-    for (std::size_t k = 0; k < total.size(); ++k) series_[k % specs_.size()].push_back(total[k]);
+    for (std::size_t k = 0; k < total.size(); ++k)
+      series_[k % positions_.size()].push_back(total[k]);
   pending_.clear();
 }
 

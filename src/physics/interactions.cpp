@@ -10,22 +10,6 @@
 
 namespace sphreverb {
 
-PairPhysics PairPhysics::from(const Scene& s) {
-  PairPhysics p;
-  p.kernel = s.fluid.kernel;
-  p.h = s.derived.h;
-  p.mass = s.derived.particle_mass;
-  p.eos = make_eos(s.fluid);
-  p.viscosity = s.fluid.viscosity;
-  p.density_diffusion = s.fluid.density_diffusion;
-  p.hyperdiffusion = s.fluid.hyperdiffusion * s.fluid.sound_speed * std::pow(s.fluid.spacing, 3);
-  p.rest_density = s.fluid.rest_density;
-  p.background_pressure = s.fluid.background_pressure;
-  p.gradient = lattice_gradient(s.fluid.gradient_correction, s.fluid.kernel, s.fluid.h_over_dx,
-                                s.fluid.spacing);
-  return p;
-}
-
 namespace {
 
 // The pair loops run over each owned particle's key-ordered neighbour list in kLanes interleaved

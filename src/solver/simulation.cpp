@@ -1,4 +1,5 @@
 #include "sphreverb/solver/simulation.hpp"
+#include "sphreverb/solver/assembly.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -42,7 +43,7 @@ constexpr std::int64_t kEnergyEvery = 10;  // stage-1 steps between energy check
 
 Decomposition Decomposition::of(const Scene& s) {
   Decomposition d;
-  const Lattice lattice = Lattice::from(s);
+  const Lattice lattice = make_lattice(s);
   d.axis = longest_axis(s.fluid.fill_max - s.fluid.fill_min);
   d.plane_count = air_sites_per_plane(lattice, make_walls(s), d.axis);
   for (int k = 0; k < lattice.n[d.axis]; ++k) d.plane_pos.push_back(lattice.plane(d.axis, k));
@@ -55,21 +56,19 @@ Decomposition Decomposition::of(const Scene& s) {
 Simulation::Simulation(const Scene& scene, MPI_Comm comm)
     : scene_(scene),
       comm_(comm),
-      receivers_(scene.receivers, scene.fluid.kernel, scene.derived.h, scene.derived.particle_mass),
-      physics_(PairPhysics::from(scene)) {
+      decomposition_(Decomposition::of(scene)),
+      lattice_(make_lattice(scene)),
+      walls_(make_walls(scene)),
+      mirror_(make_mirror_walls(scene, lattice_)),
+      receivers_(make_receivers(scene)),
+      physics_(make_pair_physics(scene)) {
   MPI_Comm_rank(comm_, &rank_), MPI_Comm_size(comm_, &size_);
   const Derived& d = scene_.derived;
-  decomposition_ = Decomposition::of(scene_);
   const Decomposition& dec = decomposition_;
   slabs_ =
       Slabs::balanced(dec.axis, dec.plane_pos, dec.plane_count, scene_.fluid.fill_min[dec.axis],
                       scene_.fluid.fill_max[dec.axis], size_, d.halo_width);
   global_particles_ = dec.particles;
-  walls_ = make_walls(scene_);
-  lattice_ = Lattice::from(scene_);
-  if (d.mirror_room)
-    mirror_ = MirrorWalls(scene_.room.min, scene_.room.max, d.halo_width, d.room_admittance,
-                          make_eos(scene_.fluid), lattice_);
   fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                scene_.fluid.rest_density);
   rebuild();
@@ -233,8 +232,7 @@ StageStats Simulation::equilibrate() {
 StageStats Simulation::record(const Signal& input) {
   const Derived& d = scene_.derived;
   if (rank_ == 0) {
-    emitter_ = EmitterDrive(input, scene_.emitter.drive, scene_.emitter.deflection, d.dt,
-                            scene_.emitter.highpass);
+    emitter_ = EmitterDrive(input, make_drive_params(scene_));
     if (acoustic_step_ > 0) emitter_.resume(emitter_resume_);  // continuing an imported state
   }
   run_.stage = 2;

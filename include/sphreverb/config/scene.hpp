@@ -19,6 +19,8 @@
 #include "sphreverb/physics/eos.hpp"
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/physics/lattice_gradient.hpp"
+#include "sphreverb/model/emitter.hpp"  // Drive
+#include "sphreverb/model/shape.hpp"    // ShapeKind
 
 namespace sphreverb {
 
@@ -29,14 +31,8 @@ class SceneError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class ShapeKind { Rectangle, Disc, Cylinder };  // names "rectangle", "disc", "cylinder"
 // names "auto", "mirror", "tethered": how the [room] box's walls are built (mirror_walls.hpp)
 enum class RoomWalls { Auto, Mirror, Tethered };
-enum class Drive {
-  Displacement,
-  Velocity,
-  Acceleration
-};  // "displacement", "velocity", "acceleration"
 
 struct TimeSpec {
   double sample_rate = 44100.0;  // Hz, output (and input) audio rate, [1000, 384000]
@@ -218,8 +214,5 @@ const char* to_string(GradientCorrection);
 const char* to_string(RoomWalls);
 // "material_x_min" ... "material_z_max": the [room] key of face 2 axis + side.
 std::string room_face_key(int face);
-
-// The equation of state the [fluid] keys describe.
-inline Eos make_eos(const FluidSpec& f) { return {f.eos, f.rest_density, f.sound_speed, f.gamma}; }
 
 }  // namespace sphreverb

@@ -26,13 +26,14 @@
 // acceleration that makes the kick v+ = v- + dt a produce exactly this v+.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <vector>
 
 #include "sphreverb/core/particles.hpp"
-#include "sphreverb/config/scene.hpp"
 #include "sphreverb/core/vec3.hpp"
+#include "sphreverb/model/shape.hpp"
 
 namespace sphreverb {
 
@@ -47,7 +48,7 @@ struct WallShape {
   Vec3 center, normal, u, v;  // normal, u, v: orthonormal frame (rectangle size along u, v)
   double width = 0.0, height = 0.0, radius = 0.0;
 
-  static WallShape from(const BoundarySpec&);
+  static WallShape from(const Shape&);
   static WallShape disc(const Vec3& center, const Vec3& normal, double radius);
   // Probe of point p with the surface shifted by `shift` (m, the emitter's displacement).
   WallProbe probe(const Vec3& p, const Vec3& shift = {}) const;
@@ -68,9 +69,10 @@ struct Tether {
   double d0;             // m, rest signed distance
 };
 
-// The walls of a scene: the non-mirror room walls (six rectangles), the [boundary.NAME] objects,
-// and the emitter disc last (index emitter_index()).
-std::vector<Wall> make_walls(const Scene& scene);
+// The six faces of the box [lo, hi] as rectangles with normals pointing into the box, in face
+// order 2 axis + side (x_min, x_max, y_min, ..., z_max); each spans the box along the two other
+// axes, whatever in-plane frame WallShape::from chose.
+std::array<WallShape, 6> box_faces(const Vec3& lo, const Vec3& hi);
 
 // Tethers of the owned particles [0, n_owned): every (particle, wall) with the rest position
 // rest_position(i) (m) within `range` (m, one smoothing length) of the wall and in its extent;

@@ -23,10 +23,19 @@
 
 #include <cstdint>
 
-#include "sphreverb/config/scene.hpp"
 #include "sphreverb/audio/signal.hpp"
 
 namespace sphreverb {
+
+// What the input sample s(t) sets: names "displacement", "velocity", "acceleration".
+enum class Drive { Displacement, Velocity, Acceleration };
+
+struct DriveParams {
+  Drive drive = Drive::Displacement;
+  double deflection = 0.0;  // m, k of the formulas above
+  double dt = 0.0;          // s, the time step
+  double highpass = 0.0;    // Hz, >= 0: the acceleration drive's leak (ignored by the others)
+};
 
 struct EmitterState {
   double shift = 0.0;  // m, displacement from the rest position along the normal
@@ -36,9 +45,8 @@ struct EmitterState {
 class EmitterDrive {
  public:
   EmitterDrive() = default;
-  // input: at the run's sample rate; dt: the step (s); highpass (Hz, >= 0): the acceleration
-  // drive's leak (ignored by the other drives).
-  EmitterDrive(Signal input, Drive drive, double deflection, double dt, double highpass = 0.0);
+  // input: at the run's sample rate.
+  EmitterDrive(Signal input, const DriveParams& params);
   // State at step n (time n dt). Must be called with n = 0, 1, 2, ... in order.
   EmitterState at(std::int64_t n);
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "sphreverb/model/boundary.hpp"
 #include "sphreverb/core/particles.hpp"
-#include "sphreverb/config/scene.hpp"
+#include "sphreverb/core/vec3.hpp"
+#include "sphreverb/model/boundary.hpp"
 
 namespace sphreverb {
 
@@ -18,7 +18,9 @@ struct Lattice {
   double dx = 0.0;  // m
   int n[3] = {0, 0, 0};
 
-  static Lattice from(const Scene& scene);
+  // The lattice of spacing dx (m) filling the box [lo, hi] (m): floor(length / dx) sites per
+  // axis, centred in the box.
+  static Lattice filling(const Vec3& lo, const Vec3& hi, double dx);
   std::int64_t sites() const { return std::int64_t{n[0]} * n[1] * n[2]; }
   Vec3 site(int i, int j, int k) const {
     return {origin.x + i * dx, origin.y + j * dx, origin.z + k * dx};

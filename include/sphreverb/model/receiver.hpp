@@ -10,17 +10,23 @@
 
 #include <mpi.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "sphreverb/core/particles.hpp"
-#include "sphreverb/config/scene.hpp"
+#include "sphreverb/core/vec3.hpp"
 #include "sphreverb/parallel/slabs.hpp"
+#include "sphreverb/physics/kernel.hpp"
 
 namespace sphreverb {
 
 class Receivers {
  public:
-  Receivers(const std::vector<ReceiverSpec>& specs, KernelKind kernel, double h, double mass);
+  Receivers() = default;
+  // positions (m), in output order; the kernel of smoothing length h (m) and the particle mass
+  // (kg) of the interpolation above.
+  Receivers(std::vector<Vec3> positions, KernelKind kernel, double h, double mass);
 
   // Local: selects, for the receivers in this rank's slab, the entries within `radius` (support
   // + skin) of each, in key order. Pre: halo copies and ghosts are present.
@@ -30,17 +36,17 @@ class Receivers {
   // Collective over comm: moves the pending records to rank 0's series.
   void flush(MPI_Comm comm);
 
-  std::size_t size() const { return specs_.size(); }
-  const ReceiverSpec& spec(std::size_t r) const { return specs_[r]; }
+  std::size_t size() const { return positions_.size(); }
+  const Vec3& position(std::size_t r) const { return positions_[r]; }  // m
   // Rank 0 after flush: density (kg/m^3) of receiver r, one value per measure() call.
   const std::vector<double>& density(std::size_t r) const { return series_[r]; }
   // Rank 0, nothing pending: replaces the series (a checkpoint's records, one vector per receiver).
   void restore(std::vector<std::vector<double>> series) { series_ = std::move(series); }
 
  private:
-  std::vector<ReceiverSpec> specs_;
-  KernelKind kernel_;
-  double h_, mass_;
+  std::vector<Vec3> positions_;
+  KernelKind kernel_ = KernelKind::WendlandC2;
+  double h_ = 0.0, mass_ = 0.0;
   std::vector<std::vector<std::uint32_t>> candidates_;  // per receiver; empty if not ours
   std::vector<char> ours_;
   std::vector<double> pending_;  // records x receivers

@@ -2,11 +2,13 @@
 // list, in key order. No MPI, no files: the caller refreshes halo copies and ghosts first.
 #pragma once
 
+#include <vector>
+
+#include "sphreverb/core/particles.hpp"
 #include "sphreverb/physics/eos.hpp"
+#include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/physics/lattice_gradient.hpp"
 #include "sphreverb/physics/neighbour_list.hpp"
-#include "sphreverb/core/particles.hpp"
-#include "sphreverb/config/scene.hpp"
 
 namespace sphreverb {
 
@@ -21,8 +23,6 @@ struct PairPhysics {
   double background_pressure = 0.0;  // Pa
   double rest_density = 1.204;       // kg/m^3 (the hyperdiffusion's volumes m / rho0)
   LatticeGradient gradient;          // grad W = x_ij F (a + b r^2) in momentum and continuity
-
-  static PairPhysics from(const Scene& scene);
 };
 
 // The density hyperdiffusion (a fourth-order filter, cf. the 4th-difference artificial

@@ -18,15 +18,15 @@ void expect_vec_near(const Vec3& a, const Vec3& b, double tol) {
 }
 
 WallShape rectangle(const Vec3& center, const Vec3& normal, double width, double height) {
-  BoundarySpec b;
-  b.shape = ShapeKind::Rectangle, b.center = center, b.normal = normal;
+  Shape b;
+  b.kind = ShapeKind::Rectangle, b.center = center, b.normal = normal;
   b.width = width, b.height = height;
   return WallShape::from(b);
 }
 
 WallShape cylinder(const Vec3& center, const Vec3& axis, double radius, double length) {
-  BoundarySpec b;
-  b.shape = ShapeKind::Cylinder, b.center = center, b.normal = axis;
+  Shape b;
+  b.kind = ShapeKind::Cylinder, b.center = center, b.normal = axis;
   b.radius = radius, b.height = length;
   return WallShape::from(b);
 }

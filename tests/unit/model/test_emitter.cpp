@@ -34,7 +34,7 @@ TEST(EmitterDisplacement, FollowsTheDelayedInputAtSubSampleTimes) {
   const double dt = 1.0 / (fs * substeps);
   // Starts at zero, so the onset does not matter here (see RampsInFromRestOverTheFirstSample).
   const std::vector<double> s{0.0, 0.5, -0.25, 1.0, 0.3, 0.0, -0.7, 0.2, 0.0};
-  EmitterDrive drive(Signal{fs, s}, Drive::Displacement, k, dt);
+  EmitterDrive drive(Signal{fs, s}, {Drive::Displacement, k, dt});
   const std::int64_t steps = static_cast<std::int64_t>(s.size() + 3) * substeps;
   for (std::int64_t n = 0; n < steps; ++n) {
     const EmitterState st = drive.at(n);
@@ -54,7 +54,7 @@ TEST(EmitterDisplacement, RampsInFromRestOverTheFirstSample) {
   const double fs = 1000.0, k = 1e-3;
   const int substeps = 4;
   const std::vector<double> s{1.0, 1.0, 1.0};
-  EmitterDrive drive(Signal{fs, s}, Drive::Displacement, k, 1.0 / (fs * substeps));
+  EmitterDrive drive(Signal{fs, s}, {Drive::Displacement, k, 1.0 / (fs * substeps)});
   for (int n = 0; n <= substeps; ++n) {
     const EmitterState st = drive.at(n);
     EXPECT_NEAR(st.shift, k * n / substeps, 1e-12 * k) << "step " << n;
@@ -64,7 +64,7 @@ TEST(EmitterDisplacement, RampsInFromRestOverTheFirstSample) {
 TEST(EmitterDrives, StartAtRest) {
   for (const Drive d : {Drive::Displacement, Drive::Velocity, Drive::Acceleration}) {
     // A signal that is large from its first sample on.
-    EmitterDrive drive(Signal{1000.0, {1.0, -1.0, 1.0}}, d, 1e-3, 1.0 / 4000.0);
+    EmitterDrive drive(Signal{1000.0, {1.0, -1.0, 1.0}}, {d, 1e-3, 1.0 / 4000.0});
     const EmitterState st = drive.at(0);
     EXPECT_EQ(st.shift, 0.0);
     // The displacement drive's speed is a central difference across t = 0, where the ramp to
@@ -78,7 +78,7 @@ TEST(EmitterDrives, StartAtRest) {
 // Final displacement of the velocity drive for a unit impulse, with `substeps` steps per sample.
 double velocity_impulse_displacement(double fs, int substeps, double k) {
   const Signal impulse = make_impulse(fs, 16.0 / fs);
-  EmitterDrive drive(impulse, Drive::Velocity, k, 1.0 / (fs * substeps));
+  EmitterDrive drive(impulse, {Drive::Velocity, k, 1.0 / (fs * substeps)});
   EmitterState st;
   const auto steps = static_cast<std::int64_t>(impulse.samples.size() + 4) * substeps;
   double previous = 0.0;
@@ -111,7 +111,7 @@ TEST(EmitterVelocity, SpeedIsKTimesRateTimesTheInput) {
   const double fs = 4000.0, k = 1e-4;
   const int substeps = 2;
   const std::vector<double> s{0.0, 0.4, -0.2, 0.6, 0.0};
-  EmitterDrive drive(Signal{fs, s}, Drive::Velocity, k, 1.0 / (fs * substeps));
+  EmitterDrive drive(Signal{fs, s}, {Drive::Velocity, k, 1.0 / (fs * substeps)});
   double x = 0.0, v_prev = 0.0;
   for (std::int64_t n = 0; n < static_cast<std::int64_t>(s.size() + 2) * substeps; ++n) {
     const EmitterState st = drive.at(n);
@@ -129,7 +129,7 @@ TEST(EmitterAcceleration, WithoutLeakAUnitSampleLeavesTheDiscMovingAtKfs) {
   const double fs = 8000.0, k = 1e-6;
   const int substeps = 2;
   const Signal impulse = make_impulse(fs, 16.0 / fs);
-  EmitterDrive drive(impulse, Drive::Acceleration, k, 1.0 / (fs * substeps), 0.0);
+  EmitterDrive drive(impulse, {Drive::Acceleration, k, 1.0 / (fs * substeps), 0.0});
   EmitterState st;
   for (std::int64_t n = 0; n < 20 * substeps; ++n) st = drive.at(n);
   EXPECT_NEAR(st.speed, k * fs, 1e-9 * k * fs);
@@ -142,7 +142,7 @@ TEST(EmitterAcceleration, LeakReturnsTheDiscToRestAsOneOverSPlusWcSquared) {
   const int substeps = 4;
   const double dt = 1.0 / (fs * substeps);
   const Signal impulse = make_impulse(fs, 1.0);
-  EmitterDrive drive(impulse, Drive::Acceleration, k, dt, fc);
+  EmitterDrive drive(impulse, {Drive::Acceleration, k, dt, fc});
   double peak = 0.0, t_peak = 0.0, last_shift = 0.0, last_speed = 0.0;
   const auto steps = static_cast<std::int64_t>(0.5 * fs) * substeps;  // 0.5 s = 63 / w_c
   for (std::int64_t n = 0; n < steps; ++n) {
@@ -160,17 +160,17 @@ TEST(EmitterAcceleration, LeakReturnsTheDiscToRestAsOneOverSPlusWcSquared) {
 TEST(EmitterDrives, StepsMustBeConsecutive) {
   const Signal sig{1000.0, {0.0, 1.0}};
   {
-    EmitterDrive drive(sig, Drive::Displacement, 1e-3, 1e-4);
+    EmitterDrive drive(sig, {Drive::Displacement, 1e-3, 1e-4});
     EXPECT_THROW(drive.at(1), std::logic_error);
   }
   {
-    EmitterDrive drive(sig, Drive::Velocity, 1e-3, 1e-4);
+    EmitterDrive drive(sig, {Drive::Velocity, 1e-3, 1e-4});
     drive.at(0);
     drive.at(1);
     EXPECT_THROW(drive.at(3), std::logic_error);
   }
   {
-    EmitterDrive drive(sig, Drive::Acceleration, 1e-3, 1e-4);
+    EmitterDrive drive(sig, {Drive::Acceleration, 1e-3, 1e-4});
     drive.at(0);
     EXPECT_THROW(drive.at(0), std::logic_error);
   }

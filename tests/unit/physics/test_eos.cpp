@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "sphreverb/config/scene.hpp"  // make_eos
 #include "sphreverb/physics/eos.hpp"
 
 namespace sphreverb {
@@ -50,16 +49,6 @@ TEST(EosIdealGas, AdiabaticLawAwayFromRest) {
   // c(rho) = sqrt(dp/drho) away from rest too.
   EXPECT_NEAR(eos.sound_speed(rho), std::sqrt(dp_drho(eos, rho)), 1e-6 * eos.c0);
   EXPECT_NEAR(eos.sound_speed(rho), eos.c0 * std::pow(1.01, 0.2), 1e-12 * eos.c0);
-}
-
-TEST(EosMake, FromFluidSpec) {
-  FluidSpec f;
-  f.eos = EosKind::IdealGasAdiabatic, f.rest_density = 1.2, f.sound_speed = 340.0, f.gamma = 1.3;
-  const Eos eos = make_eos(f);
-  EXPECT_EQ(eos.kind, EosKind::IdealGasAdiabatic);
-  EXPECT_EQ(eos.rho0, 1.2);
-  EXPECT_EQ(eos.c0, 340.0);
-  EXPECT_EQ(eos.gamma, 1.3);
 }
 
 }  // namespace

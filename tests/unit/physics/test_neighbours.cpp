@@ -16,6 +16,7 @@
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/physics/neighbour_list.hpp"
 #include "sphreverb/physics/pair_terms.hpp"
+#include "sphreverb/config/scene.hpp"  // to_string of the enums
 #include "sphreverb/core/particles.hpp"
 
 namespace sphreverb {

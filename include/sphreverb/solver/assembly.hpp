@@ -1,0 +1,44 @@
+// The assembly: the one place where the scene becomes the parameters of the parts below it.
+// Physics and model code take small parameter structs and know nothing of the scene file; each
+// function here reads the keys and derived quantities (config/scene.hpp) that one part needs.
+// All are local and deterministic: every rank builds the same values.
+#pragma once
+
+#include <vector>
+
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/model/boundary.hpp"
+#include "sphreverb/model/emitter.hpp"
+#include "sphreverb/model/lattice.hpp"
+#include "sphreverb/model/mirror_walls.hpp"
+#include "sphreverb/model/receiver.hpp"
+#include "sphreverb/physics/eos.hpp"
+#include "sphreverb/physics/interactions.hpp"
+
+namespace sphreverb {
+
+// The equation of state the [fluid] keys describe.
+Eos make_eos(const FluidSpec& fluid);
+
+// The pair terms' parameters: kernel, h, particle mass, EOS, dissipation, lattice gradient.
+PairPhysics make_pair_physics(const Scene& scene);
+
+// The air lattice filling [fluid] fill_min .. fill_max at [fluid] spacing.
+Lattice make_lattice(const Scene& scene);
+
+// The force walls: the [room] faces unless the room has mirror walls (six rectangles, face order
+// 2 axis + side), the [boundary.NAME] objects in file order, and the emitter disc last (moving).
+// A material given as rigid gets the stiffness derived from the resolution.
+std::vector<Wall> make_walls(const Scene& scene);
+
+// The mirror walls of the [room] box (disabled when the room has force walls): ghosts within the
+// halo width, each face's admittance, the EOS and the lattice (its first layers).
+MirrorWalls make_mirror_walls(const Scene& scene, const Lattice& lattice);
+
+// The emitter's drive at the run's time step.
+DriveParams make_drive_params(const Scene& scene);
+
+// The receivers at their [receiver.NAME] positions, in file order (the output order).
+Receivers make_receivers(const Scene& scene);
+
+}  // namespace sphreverb

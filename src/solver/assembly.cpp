@@ -1,0 +1,66 @@
+#include "sphreverb/solver/assembly.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace sphreverb {
+
+Eos make_eos(const FluidSpec& f) { return {f.eos, f.rest_density, f.sound_speed, f.gamma}; }
+
+PairPhysics make_pair_physics(const Scene& s) {
+  PairPhysics p;
+  p.kernel = s.fluid.kernel;
+  p.h = s.derived.h;
+  p.mass = s.derived.particle_mass;
+  p.eos = make_eos(s.fluid);
+  p.viscosity = s.fluid.viscosity;
+  p.density_diffusion = s.fluid.density_diffusion;
+  p.hyperdiffusion = s.fluid.hyperdiffusion * s.fluid.sound_speed * std::pow(s.fluid.spacing, 3);
+  p.rest_density = s.fluid.rest_density;
+  p.background_pressure = s.fluid.background_pressure;
+  p.gradient = lattice_gradient(s.fluid.gradient_correction, s.fluid.kernel, s.fluid.h_over_dx,
+                                s.fluid.spacing);
+  return p;
+}
+
+Lattice make_lattice(const Scene& s) {
+  return Lattice::filling(s.fluid.fill_min, s.fluid.fill_max, s.fluid.spacing);
+}
+
+std::vector<Wall> make_walls(const Scene& s) {
+  std::vector<Wall> walls;
+  auto add = [&](const WallShape& shape, const std::string& material, bool moving) {
+    const MaterialSpec& m = s.material(material);
+    const double stiffness = m.rigid ? s.derived.rigid_stiffness : m.stiffness;
+    walls.push_back({shape, stiffness, m.damping, m.mass, moving});
+  };
+  if (s.room.present && !s.derived.mirror_room) {
+    const std::array<WallShape, 6> faces = box_faces(s.room.min, s.room.max);
+    for (int face = 0; face < 6; ++face) add(faces[face], s.room.face_material[face], false);
+  }
+  for (const BoundarySpec& b : s.boundaries) {
+    const Shape shape{b.shape, b.center, b.normal, b.width, b.height, b.radius};
+    add(WallShape::from(shape), b.material, false);
+  }
+  add(WallShape::disc(s.emitter.center, s.emitter.normal, s.emitter.radius), s.emitter.material,
+      true);
+  return walls;
+}
+
+MirrorWalls make_mirror_walls(const Scene& s, const Lattice& lattice) {
+  if (!s.derived.mirror_room) return {};
+  return MirrorWalls(s.room.min, s.room.max, s.derived.halo_width, s.derived.room_admittance,
+                     make_eos(s.fluid), lattice);
+}
+
+DriveParams make_drive_params(const Scene& s) {
+  return {s.emitter.drive, s.emitter.deflection, s.derived.dt, s.emitter.highpass};
+}
+
+Receivers make_receivers(const Scene& s) {
+  std::vector<Vec3> positions;
+  for (const ReceiverSpec& r : s.receivers) positions.push_back(r.position);
+  return Receivers(std::move(positions), s.fluid.kernel, s.derived.h, s.derived.particle_mass);
+}
+
+}  // namespace sphreverb
