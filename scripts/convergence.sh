@@ -99,7 +99,7 @@ if [[ $kind == modes ]]; then
 elif [[ $kind == phase ]]; then
   args+=(--near near --far far --distance 0.6)
 else
-  # The time of flight of a 1.5 ms pulse resolves c to ~0.15 % (README "Convergence studies"):
+  # The time of flight of a 1.5 ms pulse resolves c to ~0.15 % (docs/validation.md, "V9 and convergence studies"):
   # with the fourth-order gradient the scheme's error at 20+ PPW is below that.
   args+=(--near near --far far --distance 0.3 --resolution 0.0015)
 fi

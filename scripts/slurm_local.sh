@@ -6,7 +6,7 @@
 # Needs root and Debian's slurmctld slurmd slurm-client munge (scripts/install_deps.sh installs them).
 # Everything lives under $SLURM_LOCAL_DIR (default /tmp/sphreverb-slurm); /etc is not touched, the
 # daemons and clients find the configuration through SLURM_CONF. No systemd: the daemons are
-# started by hand and stopped by their pid files (see OPS.md for why each setting is what it is).
+# started by hand and stopped by their pid files (docs/dev/operations.md says why each setting is what it is).
 set -euo pipefail
 dir=${SLURM_LOCAL_DIR:-/tmp/sphreverb-slurm}
 conf=$dir/slurm.conf

@@ -6,7 +6,7 @@ namespace sphreverb {
 
 namespace {
 // In-plane axes of a plane with unit normal n: u = normalised(n x ref), v = n x u, with ref = z
-// unless n is (nearly) along z, then ref = x. Documented in the README for `size = W H`.
+// unless n is (nearly) along z, then ref = x. Documented in docs/scene-reference.md for `size = W H`.
 void plane_axes(const Vec3& n, Vec3& u, Vec3& v) {
   const Vec3 ref = std::abs(n.z) > 0.9 ? Vec3{1, 0, 0} : Vec3{0, 0, 1};
   u = normalized(cross(n, ref));
@@ -119,7 +119,7 @@ bool is_air_site(const std::vector<Wall>& walls, const Vec3& p, double dx) {
   for (const Wall& w : walls) {
     // The emitter keeps its sites: they are tethered to it and move with it. Left empty they
     // were a hole in the kernel sums of their neighbours that shifted a small box's modes by
-    // up to +3 % (+6.6 % with the fourth-order gradient; README "Emitter and receivers").
+    // up to +3 % (+6.6 % with the fourth-order gradient; docs/theory/emitter-receivers.md).
     if (w.moving) continue;
     const WallProbe pr = w.shape.probe(p);
     if (pr.in_extent && std::abs(pr.distance) < 0.5 * dx * (1.0 - 1e-9)) return false;

@@ -2,7 +2,7 @@
 # library's curtain (octave bands, fitted wall: checked against the fitted wall model's alpha, the
 # deviation from the configured bands, the fit's own residual included, is printed), each within
 # its threshold over the valid band 172..850 Hz (microphone spacing 0.1 m below, the force wall's
-# own high-frequency loss above: see README "Walls"). Included from CMakeLists.txt.
+# own high-frequency loss above: see docs/theory/walls.md). Included from CMakeLists.txt.
 add_test(NAME validation_v6_pulse
   COMMAND ${SPHREVERB_POST} pulse ${VOUT}/pulse_1ms.wav --width 0.001)
 set_tests_properties(validation_v6_pulse PROPERTIES FIXTURES_SETUP pulse_1ms LABELS validation)

@@ -119,7 +119,7 @@ struct EmitterSpec {
   Vec3 normal{1.0, 0.0, 0.0};  // unit, the disc moves along it
   double radius = 0.025;       // m, (0, 10]
   double deflection = 1e-5;    // m, k of x = x_rest + k s(t) (Wolfe & Semwal Eq. 5/7), (0, 0.1]
-  Drive drive = Drive::Acceleration;  // flat for a disc on a wall (measured, README)
+  Drive drive = Drive::Acceleration;  // flat for a disc on a wall (measured, docs/theory/emitter-receivers.md)
   static constexpr double kAccelerationDeflection = 1e-8;  // m, the default k of that drive
   double highpass = 20.0;  // Hz, [0, 1000]: the acceleration drive's 2nd-order high-pass (leak)
   std::string material = "rigid";  // the disc's wall material

@@ -12,7 +12,7 @@
 //                                      an impulse instead of drifting away at constant speed (a
 //                                      loudspeaker's suspension). highpass = 0: pure integration.
 //
-// What each radiates (measured, README "Emitter and receivers"): a disc on a wall is a baffled
+// What each radiates (measured, docs/theory/emitter-receivers.md): a disc on a wall is a baffled
 // piston, a monopole whose pressure follows the disc's acceleration, so the acceleration drive is
 // flat (0 dB/octave), velocity +6 and displacement +12 dB/octave; a free disc is a dipole,
 // 6 dB/octave steeper still.

@@ -16,7 +16,7 @@ double kinetic_energy(const Particles& p, double mass, double unit, MPI_Comm com
 
 // The acoustic energy of the air at one time (J): kinetic sum 1/2 m |v|^2 and potential
 // sum m c0^2 (rho - rho0)^2 / (2 rho0^2) (the linear-acoustics energy density
-// c0^2 rho'^2 / (2 rho0) times the particle volume m / rho0). VALIDATION.md V5.
+// c0^2 rho'^2 / (2 rho0) times the particle volume m / rho0). docs/validation.md, V5.
 struct AcousticEnergy {
   double time = 0.0;  // s
   double kinetic = 0.0, potential = 0.0;

@@ -17,7 +17,7 @@
 namespace sphreverb {
 
 // The phase-speed error (relative, |c - c0| / c0) at which f_max is placed.
-// 1.5 %: the V1 pass threshold of VALIDATION.md (and V4's for modes at >= 30 PPW).
+// 1.5 %: the V1 pass threshold of docs/validation.md (and V4's for modes at >= 30 PPW).
 inline constexpr double kFmaxPhaseError = 0.015;
 
 // Spacings per wavelength below which a force wall (a tethered layer: the emitter, boundaries,

@@ -1,4 +1,4 @@
-// `include = PATH` in a scene (a library of [material.NAME] sections, README "Scene file") and
+// `include = PATH` in a scene (a library of [material.NAME] sections, docs/scenes.md) and
 // the shipped library configs/materials.ini: every material parses, and every band value is the
 // documented conversion of its cited random-incidence value.
 #include <gtest/gtest.h>

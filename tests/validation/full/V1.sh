@@ -2,7 +2,7 @@
 # V1 full: plane-wave dispersion at dx = 1 cm in a 2.4 m rigid duct (9 ms records), for both
 # kernels at h/dx = 1.15, 1.3, 1.6, 2.0 (the fourth-order gradient needs h/dx > 1); the measured
 # curves against the lattice theory, the
-# VALIDATION.md threshold (phase speed within 1.5 % at 20 PPW) for the default (Wendland C2,
+# docs/validation.md threshold (phase speed within 1.5 % at 20 PPW) for the default (Wendland C2,
 # h/dx = 1.3), and the PPW where each kernel's error reaches 1.5 % (the f_max rule,
 # src/dispersion.cpp). ~10 min on 2 idle cores.
 source "$(dirname "$0")/common.sh"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # V4 full: the five lowest isolated modes of the rigid 0.3 x 0.24 x 0.2 m box at dx = 1 cm
-# (14 400 particles, 60 to 33 PPW), within 1.5 % (VALIDATION.md: >= 30 PPW).
+# (14 400 particles, 60 to 33 PPW), within 1.5 % (docs/validation.md: >= 30 PPW).
 source "$(dirname "$0")/common.sh"
 setup "$@"
 sim "$OUT/run" "$SCENES/box_v4.ini"

@@ -2,10 +2,10 @@
 # V7 full resolution: room decay with uniform wall absorption vs Eyring/Sabine/Kuttruff. The 0.75 m
 # cube of tests/validation/room_v7.ini at dx = 12.5 mm (216 000 particles; SPACING), resistive
 # mirror walls of normal-incidence absorption ALPHA (default 0.2), no density diffusion (the
-# default hyperdiffusion removes the lattice's short-wave branch, README "V7"), a free disc
+# default hyperdiffusion removes the lattice's short-wave branch, docs/validation.md, V7), a free disc
 # driven by a 0.5 ms velocity pulse, four receivers; T30 in the BANDS octaves (default 1000 2000:
 # above the Schroeder frequency) within 10 % of Eyring for the receiver mean, every receiver
-# reported. ALPHA=0.5 BANDS=500 DURATION=0.035: the high-absorption case the README reports
+# reported. ALPHA=0.5 BANDS=500 DURATION=0.035: the high-absorption case docs/validation.md reports
 # against Kuttruff's formula.
 #   tests/validation/full/V7.sh EXE OUTDIR        (writes OUTDIR/validation.json, decay.png)
 set -euo pipefail
