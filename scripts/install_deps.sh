@@ -7,6 +7,8 @@ packages=(
   libsndfile1-dev libspdlog-dev libgtest-dev
   # resampling of input WAVs to the run's sample rate
   libsoxr-dev
+  # room and object meshes: Assimp reads the files, CGAL answers inside/closest-point queries
+  libassimp-dev libcgal-dev
   python3-numpy python3-scipy python3-matplotlib python3-h5py
   # checkpoints in ParaView (tests, python3 -m sphreverb_post render) and headless rendering
   python3-paraview xvfb
