@@ -3,6 +3,7 @@
 // unreadable and empty files.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <fstream>
 #include <string>
 
@@ -76,6 +77,75 @@ TEST(MeshIo, UngroupedObjIsOneSurface) {
   const Mesh m = load_mesh(dir / "plain.obj");
   EXPECT_EQ(m.surface_names.size(), 1u);
   EXPECT_NEAR(mesh_facts(m).volume, 1.0, 1e-12);
+}
+
+TEST(MeshIo, ObjGroupNamesNameTheSurfacesWithoutMaterials) {
+  TempDir dir;
+  const Soup s = box({0, 0, 0}, {1, 1, 1});
+  std::ofstream out(dir / "groups.obj");
+  for (const Vec3& v : s.vertices) out << "v " << v.x << ' ' << v.y << ' ' << v.z << '\n';
+  for (std::size_t f = 0; f < s.faces.size(); ++f) {
+    out << "g " << (f < 4 ? "walls" : (f == 4 ? "floor" : "ceiling")) << '\n';
+    out << "f " << s.faces[f][0] + 1 << ' ' << s.faces[f][1] + 1 << ' ' << s.faces[f][2] + 1 << ' '
+        << s.faces[f][3] + 1 << '\n';
+  }
+  out.close();
+  const Mesh m = load_mesh(dir / "groups.obj");
+  const std::vector<std::string> names = {"walls", "floor", "ceiling"};
+  EXPECT_EQ(m.surface_names, names);
+  const MeshFacts f = mesh_facts(m);
+  ASSERT_EQ(f.surfaces.size(), 3u);
+  EXPECT_NEAR(f.surfaces[0].area, 4.0, 1e-12);
+  EXPECT_EQ(f.surfaces[1].triangles, 2u);
+  EXPECT_FALSE(check_mesh(m).has_value());
+}
+
+TEST(MeshIo, PlyBoxIsOneSurface) {
+  TempDir dir;
+  const Soup s = box({0, 0, 0}, {2, 1, 1});
+  std::ofstream out(dir / "box.ply");
+  out << "ply\nformat ascii 1.0\nelement vertex 8\nproperty float x\nproperty float y\n"
+         "property float z\nelement face 6\nproperty list uchar int vertex_indices\nend_header\n";
+  for (const Vec3& v : s.vertices) out << v.x << ' ' << v.y << ' ' << v.z << '\n';
+  for (const auto& f : s.faces)
+    out << "4 " << f[0] << ' ' << f[1] << ' ' << f[2] << ' ' << f[3] << '\n';
+  out.close();
+  const Mesh m = load_mesh(dir / "box.ply");
+  EXPECT_EQ(m.vertices.size(), 8u);
+  EXPECT_EQ(m.triangle_count(), 12u);
+  EXPECT_EQ(m.surface_names.size(), 1u);
+  EXPECT_NEAR(mesh_facts(m).volume, 2.0, 1e-12);
+  EXPECT_FALSE(check_mesh(m).has_value());
+}
+
+TEST(MeshIo, GltfMaterialNamesTheSurfaceAndNodeTransformsApply) {
+  TempDir dir;
+  const Soup s = box({0, 0, 0}, {1, 1, 1});
+  std::vector<float> xyz;
+  for (const Vec3& v : s.vertices) xyz.insert(xyz.end(), {float(v.x), float(v.y), float(v.z)});
+  std::vector<std::uint16_t> index;
+  for (const auto& f : s.faces)
+    for (std::size_t k : {0, 1, 2, 0, 2, 3}) index.push_back(std::uint16_t(f[k]));
+  std::ofstream bin(dir / "box.bin", std::ios::binary);
+  bin.write(reinterpret_cast<const char*>(xyz.data()), long(xyz.size() * sizeof(float)));
+  bin.write(reinterpret_cast<const char*>(index.data()), long(index.size() * 2));
+  bin.close();
+  std::ofstream(dir / "box.gltf")
+      << R"({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+  "nodes": [{"mesh": 0, "translation": [0, 0, 5]}],
+  "meshes": [{"name": "boxmesh", "primitives": [{"attributes": {"POSITION": 0}, "indices": 1, "material": 0}]}],
+  "materials": [{"name": "plaster"}],
+  "buffers": [{"uri": "box.bin", "byteLength": 168}],
+  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 96}, {"buffer": 0, "byteOffset": 96, "byteLength": 72}],
+  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 8, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 1]},
+                {"bufferView": 1, "componentType": 5123, "count": 36, "type": "SCALAR"}]})";
+  const Mesh m = load_mesh(dir / "box.gltf");
+  EXPECT_EQ(m.surface_names, std::vector<std::string>{"plaster"});
+  EXPECT_EQ(m.triangle_count(), 12u);
+  const MeshFacts f = mesh_facts(m);
+  EXPECT_NEAR(f.volume, 1.0, 1e-12);
+  expect_vec_near(f.min, {0, 0, 5}, 0.0);
+  EXPECT_FALSE(check_mesh(m).has_value());
 }
 
 TEST(MeshIo, LengthUnits) {
