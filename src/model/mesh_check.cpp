@@ -174,15 +174,24 @@ std::vector<std::pair<Mesh, std::size_t>> parts(const Mesh& mesh,
     for (const EdgeUse& u : uses) uf.unite(uses[0].triangle, u.triangle);
   std::map<std::size_t, std::size_t> part_of_root;
   std::vector<std::pair<Mesh, std::size_t>> out;
+  std::vector<std::map<std::size_t, std::size_t>> local;  // per part: mesh vertex -> part vertex
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
     const auto [it, added] = part_of_root.try_emplace(uf.find(t), out.size());
     if (added) {
       Mesh m;
-      m.source = mesh.source, m.vertices = mesh.vertices, m.surface_names = mesh.surface_names;
+      m.source = mesh.source, m.surface_names = mesh.surface_names;
       out.emplace_back(std::move(m), t);
+      local.emplace_back();
     }
     Mesh& m = out[it->second].first;
-    m.triangles.push_back(mesh.triangles[t]);
+    std::array<std::size_t, 3> tri{};
+    for (int k = 0; k < 3; ++k) {
+      const std::size_t v = mesh.triangles[t][k];
+      const auto [slot, fresh] = local[it->second].try_emplace(v, m.vertices.size());
+      if (fresh) m.vertices.push_back(mesh.vertices[v]);
+      tri[k] = slot->second;
+    }
+    m.triangles.push_back(tri);
     m.surface.push_back(mesh.surface[t]);
   }
   return out;
