@@ -5,6 +5,8 @@ packages=(
   build-essential cmake pkg-config
   libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libboost-program-options-dev
   libsndfile1-dev libspdlog-dev libgtest-dev
+  # summary.json
+  nlohmann-json3-dev
   # resampling of input WAVs to the run's sample rate
   libsoxr-dev
   python3-numpy python3-scipy python3-matplotlib python3-h5py

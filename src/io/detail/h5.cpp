@@ -335,12 +335,12 @@ void File::write_rows_blocks(const std::string& name, Type type, std::uint64_t r
 }
 
 void File::write_string(const std::string& name, const std::string& value,
-                        const std::string& description) {
-  agreed([&] { write_string_here(name, value, description); });
+                        const std::string& units, const std::string& description) {
+  agreed([&] { write_string_here(name, value, units, description); });
 }
 
 void File::write_string_here(const std::string& name, const std::string& value,
-                             const std::string& description) {
+                             const std::string& units, const std::string& description) {
   Handle t = string_type(value.size());
   Handle space(H5Screate(H5S_SCALAR), H5Sclose, name + ": dataspace");
   Handle lcpl = link_props();
@@ -357,7 +357,7 @@ void File::write_string_here(const std::string& name, const std::string& value,
   Handle x = transfer(parallel());
   check(H5Dwrite(set.get(), t.get(), mspace.get(), fsel.get(), x.get(), padded.data()),
         path_ + ": cannot write dataset " + name);
-  put_attribute(set.get(), "units", "");
+  put_attribute(set.get(), "units", units);
   put_attribute(set.get(), "description", description);
   put_attribute(set.get(), "checksum", string_sum(value));
 }
@@ -455,14 +455,36 @@ std::string File::read_string(const std::string& name) const {
   return value;
 }
 
+bool File::has_attribute(const std::string& object, const std::string& name) const {
+  return H5Aexists_by_name(file_.get(), object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
+}
+
+bool File::element_type_is(const std::string& name, Type type) const {
+  Handle set(H5Dopen2(file_.get(), name.c_str(), H5P_DEFAULT), H5Dclose,
+             path_ + ": cannot open dataset " + name);
+  Handle ftype(H5Dget_type(set.get()), H5Tclose, name + ": type");
+  const H5T_class_t cls = H5Tget_class(ftype.get());
+  return (is_float(type) ? cls == H5T_FLOAT : cls == H5T_INTEGER) &&
+         H5Tget_size(ftype.get()) == type_size(type);
+}
+
 std::string File::string_attribute(const std::string& object, const std::string& name) const {
-  if (H5Aexists_by_name(file_.get(), object.c_str(), name.c_str(), H5P_DEFAULT) <= 0)
+  if (!has_attribute(object, name))
     throw H5Error(path_ + ": " + object + " has no attribute '" + name + "'");
   Handle a(H5Aopen_by_name(file_.get(), object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
            H5Aclose, path_ + ": attribute " + name);
   Handle t(H5Aget_type(a.get()), H5Tclose, name + ": type");
-  if (H5Tget_class(t.get()) != H5T_STRING || H5Tis_variable_str(t.get()) > 0)
+  if (H5Tget_class(t.get()) != H5T_STRING)
     throw H5Error(path_ + ": attribute " + name + " of " + object + " is not a string");
+  if (H5Tis_variable_str(t.get()) > 0) {
+    Handle mem(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+    check(H5Tset_size(mem.get(), H5T_VARIABLE), "string size");
+    char* text = nullptr;
+    check(H5Aread(a.get(), mem.get(), &text), path_ + ": attribute " + name);
+    std::string value = text != nullptr ? text : "";
+    H5free_memory(text);
+    return value;
+  }
   std::string value(H5Tget_size(t.get()), '\0');
   check(H5Aread(a.get(), t.get(), value.data()), path_ + ": attribute " + name);
   value.resize(std::strlen(value.c_str()));

@@ -101,7 +101,7 @@ class File {
                           const std::string& units, const std::string& description);
   static constexpr std::uint64_t kChunkRows = 1u << 15;
   // Collective, identical arguments on every rank: a fixed-length string dataset.
-  void write_string(const std::string& name, const std::string& value,
+  void write_string(const std::string& name, const std::string& value, const std::string& units,
                     const std::string& description);
   // Collective, identical arguments on every rank: attributes of the root group.
   void attribute(const std::string& name, const std::string& value);
@@ -116,6 +116,10 @@ class File {
   std::uint64_t read_rows(const std::string& name, Type type, void* out, int cols,
                           std::uint64_t first, std::uint64_t count) const;
   std::string read_string(const std::string& name) const;
+  bool has_attribute(const std::string& object, const std::string& name) const;
+  // The dataset's stored element class (float or integer) and size are those of `type`.
+  bool element_type_is(const std::string& name, Type type) const;
+  // Fixed- or variable-length string attribute.
   std::string string_attribute(const std::string& object, const std::string& name) const;
   std::int64_t int_attribute(const std::string& object, const std::string& name) const;
   std::uint64_t stored_checksum(const std::string& name) const;
@@ -133,7 +137,7 @@ class File {
   void agreed(Fn&& f) const;
   void drop_reserve();
   void write_string_here(const std::string& name, const std::string& value,
-                         const std::string& description);
+                         const std::string& units, const std::string& description);
 
   std::string path_;
   Handle file_;
