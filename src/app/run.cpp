@@ -30,8 +30,8 @@ int run_command(const Command& cmd, MPI_Comm comm) {
     Simulation sim(scene, comm);  // DecompositionError: bad input
 
     const io::RunDir dir(cmd.out.empty() ? scene.output.dir : cmd.out);
-    const io::RunDirLock lock = app::take_output_dir(
-        scene, dir, true, cmd.out.empty() ? "[output] dir" : "--out", comm);
+    const io::RunDirLock lock =
+        app::take_output_dir(scene, dir, true, cmd.out.empty() ? "[output] dir" : "--out", comm);
     setup_logging(rank, dir.log());
     logger("run")->info("sphreverb {} on {} rank(s): {}", SPHREVERB_VERSION, detail::size_of(comm),
                         scene.path);

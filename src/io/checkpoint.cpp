@@ -9,10 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
-
-#include <fstream>
 
 #include "io/detail/h5.hpp"
 #include "parallel/detail/mpi.hpp"
@@ -116,8 +115,8 @@ void put_text(File& f, const char* name, const std::string& value) {
 
 // The particle datasets a restart reads (their checksums are verified by every rank).
 constexpr const char* kRestartParticleSets[] = {"/particles/position", "/particles/velocity",
-                                                 "/particles/density", "/particles/rest_position",
-                                                 "/particles/key"};
+                                                "/particles/density", "/particles/rest_position",
+                                                "/particles/key"};
 
 // Writes the owned particles [0, n_owned) of p straight from its arrays: [N, 3] datasets and the
 // derived ones are assembled in bounded blocks (File::write_rows_chunked), so a checkpoint adds
@@ -562,8 +561,7 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
   read_all<double>(f, "/receivers/position", ext);
   read_all<double>(f, "/receivers/reference_density", ext);
   const auto d_dims = f.shape("/receivers/density");
-  if (d_dims[1] != ext.receivers)
-    throw H5Error(path + ": /receivers/density has the wrong shape");
+  if (d_dims[1] != ext.receivers) throw H5Error(path + ": /receivers/density has the wrong shape");
   const std::uint64_t samples = d_dims[0];
   const std::uint64_t expect =
       st.run.reference_taken ? static_cast<std::uint64_t>(st.acoustic_steps) + 1 : 0;

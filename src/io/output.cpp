@@ -30,8 +30,7 @@ double output_cutoff(const Scene& s) {
 }
 
 std::vector<ReceiverOutput> write_receiver_wavs(const Scene& s, const Receivers& receivers,
-                                                const std::string& dir,
-                                                io::StagedFiles* staged) {
+                                                const std::string& dir, io::StagedFiles* staged) {
   std::vector<ReceiverOutput> out;
   const double c2 = s.fluid.sound_speed * s.fluid.sound_speed;
   const double step_rate = s.time.sample_rate * s.derived.substeps;
@@ -72,8 +71,7 @@ std::vector<ReceiverOutput> write_receiver_wavs(const Scene& s, const Receivers&
 
 std::vector<GroupOutput> write_group_wavs(const Scene& s,
                                           const std::vector<ReceiverOutput>& receivers,
-                                          const std::string& dir,
-                                          io::StagedFiles* staged) {
+                                          const std::string& dir, io::StagedFiles* staged) {
   std::vector<GroupOutput> groups;
   for (std::size_t r = 0; r < s.receivers.size(); ++r) {
     const std::string& name = s.receivers[r].group;

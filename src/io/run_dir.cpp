@@ -87,7 +87,8 @@ std::string RunDir::partial_of(const std::string& path) {
 void RunDir::ensure_writable() const {
   std::error_code ec;
   fs::create_directories(path_, ec);
-  if (ec) throw std::runtime_error(path_ + ": cannot create the output directory (" + ec.message() + ")");
+  if (ec)
+    throw std::runtime_error(path_ + ": cannot create the output directory (" + ec.message() + ")");
   const std::string probe = file(".sphreverb-write-test");
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0)
@@ -192,6 +193,12 @@ void StagedFiles::write_text(const std::string& final_path, const std::string& t
 }
 
 void StagedFiles::commit_all() {
+  // A final name taken by a directory would fail its rename midway: refuse before any commit.
+  for (const auto& [tmp, final_path] : files_) {
+    std::error_code ec;
+    if (fs::is_directory(final_path, ec))
+      throw std::runtime_error(final_path + ": is a directory; no output of this run committed");
+  }
   for (const auto& [tmp, final_path] : files_) commit(tmp, final_path);
   files_.clear();
 }
@@ -226,7 +233,8 @@ RunDirLock RunDirLock::acquire(const RunDir& dir) {
       }
       pid = 0, host = host_name();
     }
-    const bool alive = host != host_name() || (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM));
+    const bool alive = host != host_name() ||
+                       (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM));
     if (alive)
       throw RunDirBusy(dir.path() + ": in use by sphreverb process " + std::to_string(pid) +
                        " on " + host + " (lock " + path +

@@ -7,11 +7,11 @@
 #include <filesystem>
 
 #include "io/detail/h5.hpp"
-#include "sphreverb/physics/eos.hpp"
 #include "sphreverb/core/errors.hpp"
 #include "sphreverb/io/run_dir.hpp"
 #include "sphreverb/io/xdmf.hpp"
 #include "sphreverb/parallel/collective.hpp"
+#include "sphreverb/physics/eos.hpp"
 
 namespace sphreverb {
 

@@ -56,9 +56,8 @@ Json materials(const Scene& s) {
       model.push_back(
           normal_absorption(m.impedance.at(w) / (s.fluid.rest_density * s.fluid.sound_speed)));
     }
-    j[m.name] = {{"absorption", m.absorption},
-                 {"model_absorption_at_bands", model},
-                 {"fit_rms", m.fit_rms}};
+    j[m.name] = {
+        {"absorption", m.absorption}, {"model_absorption_at_bands", model}, {"fit_rms", m.fit_rms}};
   }
   return j;
 }

@@ -1,7 +1,5 @@
 #include "sphreverb/io/xdmf.hpp"
 
-#include "sphreverb/io/run_dir.hpp"
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +7,7 @@
 #include <sstream>
 
 #include "sphreverb/io/output.hpp"
+#include "sphreverb/io/run_dir.hpp"
 
 namespace sphreverb {
 
@@ -72,9 +71,9 @@ void write_xdmf_collection(const std::string& dir, const std::string& prefix,
     grids += s.substr(a, b + 10 - a);
   }
   io::write_file_atomically(dir + "/" + name, std::string(kHead) +
-                                              "  <Grid Name=\"run\" GridType=\"Collection\" "
-                                              "CollectionType=\"Temporal\">\n" +
-                                              grids + "  </Grid>\n" + kTail);
+                                                  "  <Grid Name=\"run\" GridType=\"Collection\" "
+                                                  "CollectionType=\"Temporal\">\n" +
+                                                  grids + "  </Grid>\n" + kTail);
 }
 
 }  // namespace sphreverb

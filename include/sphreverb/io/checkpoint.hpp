@@ -81,8 +81,8 @@ struct Checkpoint {
   std::vector<std::string> receiver_names;
   std::vector<SceneInclude> includes;
   std::int64_t input_offset = 0;  // first sample of `input` read from the file (earlier: zeros)
-  SimulationState state;  // particles: an even block of the file per rank; rank 0: the rest
-  Signal input;           // rank 0: the whole input's length, zeros before input_offset
+  SimulationState state;          // particles: an even block of the file per rank; rank 0: the rest
+  Signal input;                   // rank 0: the whole input's length, zeros before input_offset
 };
 
 // Collective over comm. Rank 0 validates the file first (HDF5 error stack off: format, layout

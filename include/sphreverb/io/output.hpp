@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "sphreverb/parallel/energy.hpp"
-#include "sphreverb/model/receiver.hpp"
 #include "sphreverb/config/scene.hpp"
 #include "sphreverb/io/run_dir.hpp"
+#include "sphreverb/model/receiver.hpp"
+#include "sphreverb/parallel/energy.hpp"
 
 namespace sphreverb {
 

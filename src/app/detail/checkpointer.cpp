@@ -48,9 +48,8 @@ void Checkpointer::after_step() {
 void Checkpointer::write(const char* why) {
   const std::int64_t step = sim_.total_steps();
   if (step == last_step_) return;
-  const CheckpointWritten w =
-      write_checkpoint(dir_.path(), scene_, sim_.export_run_state(), sim_.particles(), input_,
-                       comm_, &includes_);
+  const CheckpointWritten w = write_checkpoint(dir_.path(), scene_, sim_.export_run_state(),
+                                               sim_.particles(), input_, comm_, &includes_);
   last_step_ = step, last_path_ = w.path;
   total_seconds_ += w.seconds, total_bytes_ += static_cast<double>(w.bytes), ++count_;
   logger("io")->info("checkpoint {} ({}): {:.3g} MB in {:.3f} s ({:.3g} MB/s)", w.path, why,

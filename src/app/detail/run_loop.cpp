@@ -35,17 +35,17 @@ void measure_costs(const Simulation& sim, double baseline, MPI_Comm comm, io::Ru
   const auto& mine = sim.timings().all();
   MPI_Allreduce(mine.data(), f.phase_mean.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
                 MPI_SUM, comm);
-  MPI_Allreduce(mine.data(), f.phase_max.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
-                MPI_MAX, comm);
+  MPI_Allreduce(mine.data(), f.phase_max.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_MAX,
+                comm);
   for (double& m : f.phase_mean) m /= size_of(comm);
   double mem[2] = {static_cast<double>(peak_resident_bytes()), baseline};
   MPI_Allreduce(MPI_IN_PLACE, mem, 2, MPI_DOUBLE, MPI_SUM, comm);
   f.peak_bytes_total = mem[0], f.baseline_bytes_total = mem[1];
   f.peak_bytes_max_rank = static_cast<double>(peak_resident_bytes());
   MPI_Allreduce(MPI_IN_PLACE, &f.peak_bytes_max_rank, 1, MPI_DOUBLE, MPI_MAX, comm);
-  f.bytes_per_particle =
-      f.particles > 0 ? (f.peak_bytes_total - f.baseline_bytes_total) / static_cast<double>(f.particles)
-                      : 0.0;
+  f.bytes_per_particle = f.particles > 0 ? (f.peak_bytes_total - f.baseline_bytes_total) /
+                                               static_cast<double>(f.particles)
+                                         : 0.0;
 }
 
 void log_costs(const io::RunFacts& f) {
@@ -124,9 +124,9 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
   facts.rebuilds = sim.rebuilds();
   facts.stage1_steps = st1.steps, facts.stage1_wall_seconds = st1.wall_seconds;
   facts.stage1_kinetic_energy = st1.final_energy;
-  const double rate = st2.wall_seconds > 0 ? static_cast<double>(facts.particles * st2.steps_run) /
-                                                 st2.wall_seconds
-                                           : 0.0;
+  const double rate = st2.wall_seconds > 0
+                          ? static_cast<double>(facts.particles * st2.steps_run) / st2.wall_seconds
+                          : 0.0;
   log->info(
       "stage 2: {} steps in {:.2f} s: {:.3g} particle-steps/s ({:.3g} per rank), {} "
       "neighbour rebuilds, {:.1f} neighbours per particle",

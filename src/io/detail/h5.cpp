@@ -1,12 +1,12 @@
 #include "io/detail/h5.hpp"
 
-#include <algorithm>
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <system_error>
 
 #include "sphreverb/parallel/collective.hpp"
@@ -74,8 +74,9 @@ void reserve(const std::string& path, std::uint64_t bytes) {
   ::close(fd);
   if (status != 0) {
     ::unlink(path.c_str());
-    throw H5Error(path + ": cannot reserve " + std::to_string(bytes) + " bytes for the file's metadata (" +
-                  std::generic_category().message(status) + ")");
+    throw H5Error(path + ": cannot reserve " + std::to_string(bytes) +
+                  " bytes for the file's metadata (" + std::generic_category().message(status) +
+                  ")");
   }
 }
 
@@ -334,8 +335,8 @@ void File::write_rows_blocks(const std::string& name, Type type, std::uint64_t r
   });
 }
 
-void File::write_string(const std::string& name, const std::string& value,
-                        const std::string& units, const std::string& description) {
+void File::write_string(const std::string& name, const std::string& value, const std::string& units,
+                        const std::string& description) {
   agreed([&] { write_string_here(name, value, units, description); });
 }
 
@@ -368,13 +369,12 @@ void File::attribute(const std::string& name, const std::string& value) {
 void File::attribute(const std::string& name, std::int64_t value) {
   agreed([&] {
     Handle space(H5Screate(H5S_SCALAR), H5Sclose, "scalar space");
-    Handle a(H5Acreate2(file_.get(), name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT,
-                        H5P_DEFAULT),
-             H5Aclose, "attribute " + name);
+    Handle a(
+        H5Acreate2(file_.get(), name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose, "attribute " + name);
     check(H5Awrite(a.get(), H5T_NATIVE_INT64, &value), "attribute " + name);
   });
 }
-
 
 bool File::exists(const std::string& name) const {
   // Each component must exist in turn (H5Lexists fails on a missing intermediate group).
