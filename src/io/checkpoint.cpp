@@ -584,7 +584,6 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
   c.path = path;
   std::vector<std::uint64_t> sums;
   on_root<CheckpointError>(comm, [&] { validate_and_read_small(path, c, sums); });
-  std::string error;
 
   // What every rank needs (the receivers' records and the input stay on rank 0).
   bcast(c.program_version, comm), bcast(c.scene_text, comm), bcast(c.scene_path, comm);
@@ -624,7 +623,7 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
   p.resize(m);
   p.n_owned = m;
   std::vector<std::uint64_t> got(sums.size(), 0);
-  try {
+  on_every_rank<CheckpointError>(comm, [&] {
     const File f = File::open(path, comm);
     std::vector<double> v3(3 * m);
     auto get3 = [&](std::size_t k, std::vector<double>& a, std::vector<double>& b,
@@ -639,11 +638,7 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
     // rest_position: checked (checksum) but not kept, the lattice site of the key is.
     got[3] = f.read_rows(kRestartParticleSets[3], Type::F64, v3.data(), 3, lo, m);
     got[4] = f.read_rows("/particles/key", Type::I64, p.key.data(), 0, lo, m);
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  error = agree_on_error(error, comm);
-  if (!error.empty()) throw CheckpointError(error);
+  });
   MPI_Allreduce(MPI_IN_PLACE, got.data(), static_cast<int>(got.size()), MPI_UINT64_T, MPI_SUM,
                 comm);
   for (std::size_t k = 0; k < got.size(); ++k)

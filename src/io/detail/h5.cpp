@@ -479,6 +479,7 @@ std::string File::string_attribute(const std::string& object, const std::string&
   if (H5Tis_variable_str(t.get()) > 0) {
     Handle mem(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
     check(H5Tset_size(mem.get(), H5T_VARIABLE), "string size");
+    check(H5Tset_cset(mem.get(), H5Tget_cset(t.get())), "string character set");
     char* text = nullptr;
     check(H5Aread(a.get(), mem.get(), &text), path_ + ": attribute " + name);
     std::string value = text != nullptr ? text : "";
