@@ -200,7 +200,10 @@ File File::open(const std::string& path, MPI_Comm comm) {
 }
 
 File::~File() {
-  if (file_.get() < 0) return;
+  if (file_.get() < 0) {  // never opened (an agreed failure of H5Fcreate), or closed
+    if (rank_ == 0) drop_reserve();
+    return;
+  }
   if (comm_ == MPI_COMM_NULL || !created_) {
     file_.reset();
     return;

@@ -17,6 +17,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sphreverb::detail::h5 {
@@ -64,7 +65,15 @@ class File {
   static constexpr std::uint64_t kMetadataReserve = 256u << 10;
   static constexpr const char* kReserveSuffix = ".reserve";
   File() = default;
-  File(File&&) = default;
+  File(File&& o) noexcept
+      : path_(std::move(o.path_)),
+        file_(std::move(o.file_)),
+        comm_(o.comm_),
+        rank_(o.rank_),
+        reserved_(o.reserved_),
+        created_(o.created_) {
+    o.reserved_ = o.created_ = false;
+  }
   File& operator=(File&&) = delete;
   // Collective for a parallel file created here and still open (unwinding after an agreed
   // failure): drops the file's contents and closes it. Other files are just closed.
