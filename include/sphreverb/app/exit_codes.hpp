@@ -1,4 +1,4 @@
-// Exit codes of the executable (README "Exit codes"):
+// Exit codes of the executable (docs/running.md, "Exit codes"):
 //   0  success
 //   2  bad input: scene, WAV, decomposition (the message names the file, the line or the key);
 //      a damaged, foreign or incompatible checkpoint; an output directory held by another run

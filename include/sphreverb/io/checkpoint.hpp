@@ -1,7 +1,7 @@
 // Checkpoints: one parallel HDF5 file per checkpoint, written collectively (MPI-IO driver, each
 // rank writes its block of rows of every particle dataset; rank 0 the run's small datasets), with
-// an XDMF sidecar for ParaView. The layout is the table of checkpoint_layout.hpp (README
-// "Checkpoints and restart"); every dataset carries `units`, `description` and `checksum`
+// an XDMF sidecar for ParaView. The layout is the table of checkpoint_layout.hpp
+// (docs/checkpoints.md); every dataset carries `units`, `description` and `checksum`
 // (order-free, over its elements).
 //
 // The input signal is stored from the first sample still to play on (a checkpoint late in a long

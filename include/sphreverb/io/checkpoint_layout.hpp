@@ -2,7 +2,7 @@
 // type, shape, units and description. The writer takes type, units and description from here,
 // the reader validates every dataset against it (present, shape, element type, units and
 // description attributes) before reading, and the XDMF sidecar shows the particle arrays marked
-// for ParaView. The README's "Checkpoints and restart" section lists the same table.
+// for ParaView. docs/checkpoints.md lists the same table.
 //
 // Shapes: [N] particles, [R] receivers, [T] records (the t = 0 reference, then one per stage-2
 // step), [M] the input samples still to play, [K] the files the scene includes; a second
