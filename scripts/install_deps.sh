@@ -5,6 +5,8 @@ packages=(
   build-essential cmake pkg-config
   libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libboost-program-options-dev
   libsndfile1-dev libspdlog-dev libgtest-dev
+  # summary.json
+  nlohmann-json3-dev
   # resampling of input WAVs to the run's sample rate
   libsoxr-dev
   # room and object meshes: Assimp reads the files, CGAL answers inside/closest-point queries

@@ -9,16 +9,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
 #include "io/detail/h5.hpp"
 #include "parallel/detail/mpi.hpp"
-#include "sphreverb/physics/eos.hpp"
 #include "sphreverb/core/errors.hpp"
-#include "sphreverb/model/lattice.hpp"
 #include "sphreverb/core/log.hpp"
+#include "sphreverb/io/run_dir.hpp"
 #include "sphreverb/io/xdmf.hpp"
+#include "sphreverb/model/lattice.hpp"
+#include "sphreverb/parallel/collective.hpp"
+#include "sphreverb/physics/eos.hpp"
 
 namespace sphreverb {
 
@@ -68,48 +71,52 @@ std::map<std::string, std::string> parse_overrides(const std::string& s) {
   return o;
 }
 
+Type h5_type(CkptType t) {
+  switch (t) {
+    case CkptType::I64:
+      return Type::I64;
+    case CkptType::I32:
+      return Type::I32;
+    default:
+      return Type::F64;
+  }
+}
+
+// Column count of a table entry for the h5 layer (0: [rows]).
+int columns(const CheckpointDataset& d, std::uint64_t receivers) {
+  return d.cols >= 0 ? d.cols : static_cast<int>(receivers);
+}
+
+// Collective: dataset `name` of the table, [rows, cols], this rank's rows [first, first + count).
+void put(File& f, const char* name, const void* data, std::uint64_t rows, std::uint64_t first,
+         std::uint64_t count, std::uint64_t receivers = 0) {
+  const CheckpointDataset& d = checkpoint_dataset(name);
+  f.write_rows(name, h5_type(d.type), data, rows, columns(d, receivers), first, count, d.units,
+               d.description);
+}
+// The same, rows produced in blocks (File::write_rows_chunked).
+void put_chunked(File& f, const char* name, std::uint64_t rows, std::uint64_t first,
+                 std::uint64_t count, const File::RowFill& fill) {
+  const CheckpointDataset& d = checkpoint_dataset(name);
+  f.write_rows_chunked(name, h5_type(d.type), rows, columns(d, 0), first, count, fill, d.units,
+                       d.description);
+}
 // A one-element dataset written by rank 0.
-void scalar(File& f, const std::string& name, double v, const char* units, const char* what) {
-  f.write_rows(name, Type::F64, &v, 1, 0, 0, f.rank() == 0 ? 1 : 0, units, what);
+void put_scalar(File& f, const char* name, double v) {
+  put(f, name, &v, 1, 0, f.rank() == 0 ? 1 : 0);
 }
-void scalar(File& f, const std::string& name, std::int64_t v, const char* units, const char* what) {
-  f.write_rows(name, Type::I64, &v, 1, 0, 0, f.rank() == 0 ? 1 : 0, units, what);
+void put_scalar(File& f, const char* name, std::int64_t v) {
+  put(f, name, &v, 1, 0, f.rank() == 0 ? 1 : 0);
 }
-
-// Reads a whole small dataset (serial file) and checks its checksum.
-template <class T>
-std::vector<T> read_all(const File& f, const std::string& name, Type type, int cols,
-                        std::uint64_t expect_rows) {
-  const auto dims = f.shape(name);
-  if (dims.empty() || dims[0] != expect_rows)
-    throw H5Error(f.path() + ": dataset " + name + " has " +
-                  (dims.empty() ? std::string("no rows") : std::to_string(dims[0]) + " rows") +
-                  ", expected " + std::to_string(expect_rows));
-  const std::uint64_t width = cols > 0 ? static_cast<std::uint64_t>(cols) : 1;
-  std::vector<T> v(expect_rows * width);
-  const std::uint64_t sum = f.read_rows(name, type, v.data(), cols, 0, expect_rows);
-  if (sum != f.stored_checksum(name))
-    throw H5Error(f.path() + ": dataset " + name + " fails its checksum (the file is damaged)");
-  return v;
-}
-double read_f64(const File& f, const std::string& name) {
-  return read_all<double>(f, name, Type::F64, 0, 1)[0];
-}
-std::int64_t read_i64(const File& f, const std::string& name) {
-  return read_all<std::int64_t>(f, name, Type::I64, 0, 1)[0];
+void put_text(File& f, const char* name, const std::string& value) {
+  const CheckpointDataset& d = checkpoint_dataset(name);
+  f.write_string(name, value, d.units, d.description);
 }
 
-// The particle datasets needed to continue (all [N] or [N, 3]).
-struct ParticleSet {
-  const char* name;
-  int cols;
-  Type type;
-};
-constexpr ParticleSet kParticleSets[] = {{"/particles/position", 3, Type::F64},
-                                         {"/particles/velocity", 3, Type::F64},
-                                         {"/particles/density", 0, Type::F64},
-                                         {"/particles/rest_position", 3, Type::F64},
-                                         {"/particles/key", 0, Type::I64}};
+// The particle datasets a restart reads (their checksums are verified by every rank).
+constexpr const char* kRestartParticleSets[] = {"/particles/position", "/particles/velocity",
+                                                "/particles/density", "/particles/rest_position",
+                                                "/particles/key"};
 
 // Writes the owned particles [0, n_owned) of p straight from its arrays: [N, 3] datasets and the
 // derived ones are assembled in bounded blocks (File::write_rows_chunked), so a checkpoint adds
@@ -117,60 +124,58 @@ constexpr ParticleSet kParticleSets[] = {{"/particles/position", 3, Type::F64},
 void write_particles(File& f, const Scene& scene, const Particles& p, std::uint64_t total,
                      std::uint64_t first, int rank) {
   const std::size_t n = p.n_owned;
-  auto put3 = [&](const std::vector<double>& a, const std::vector<double>& b,
-                  const std::vector<double>& c, const char* name, const char* units,
-                  const char* what) {
-    f.write_rows_chunked(
-        name, Type::F64, total, 3, first, n,
-        [&](std::uint64_t row, std::uint64_t count, void* out) {
-          auto* v = static_cast<double*>(out);
-          for (std::uint64_t k = 0; k < count; ++k)
-            v[3 * k] = a[row + k], v[3 * k + 1] = b[row + k], v[3 * k + 2] = c[row + k];
-        },
-        units, what);
+  auto put3 = [&](const char* name, const std::vector<double>& a, const std::vector<double>& b,
+                  const std::vector<double>& c) {
+    put_chunked(f, name, total, first, n, [&](std::uint64_t row, std::uint64_t count, void* out) {
+      auto* v = static_cast<double*>(out);
+      for (std::uint64_t k = 0; k < count; ++k)
+        v[3 * k] = a[row + k], v[3 * k + 1] = b[row + k], v[3 * k + 2] = c[row + k];
+    });
   };
-  put3(p.x, p.y, p.z, "/particles/position", "m", "position x^n at time /run/time");
-  put3(p.vx, p.vy, p.vz, "/particles/velocity", "m/s",
-       "velocity v^(n-1/2) of the staggered leap-frog, half a step before /run/time");
-  f.write_rows("/particles/density", Type::F64, p.rho.data(), total, 0, first, n, "kg/m^3",
-               "density rho^n (continuity equation)");
+  put3("/particles/position", p.x, p.y, p.z);
+  put3("/particles/velocity", p.vx, p.vy, p.vz);
+  put(f, "/particles/density", p.rho.data(), total, first, n);
   // The rest position is the lattice site of the id (the solver keeps no copy of it).
   const Lattice lattice = make_lattice(scene);
-  f.write_rows_chunked(
-      "/particles/rest_position", Type::F64, total, 3, first, n,
-      [&](std::uint64_t row, std::uint64_t count, void* out) {
-        auto* v = static_cast<double*>(out);
-        for (std::uint64_t k = 0; k < count; ++k) {
-          const Vec3 r = lattice.site_of(p.id(row + k));
-          v[3 * k] = r.x, v[3 * k + 1] = r.y, v[3 * k + 2] = r.z;
-        }
-      },
-      "m", "lattice (rest) position: anchors the wall tethers");
-  f.write_rows("/particles/key", Type::I64, p.key.data(), total, 0, first, n, "1",
-               "decomposition-independent key = id * 27 + 13");
+  put_chunked(f, "/particles/rest_position", total, first, n,
+              [&](std::uint64_t row, std::uint64_t count, void* out) {
+                auto* v = static_cast<double*>(out);
+                for (std::uint64_t k = 0; k < count; ++k) {
+                  const Vec3 r = lattice.site_of(p.id(row + k));
+                  v[3 * k] = r.x, v[3 * k + 1] = r.y, v[3 * k + 2] = r.z;
+                }
+              });
+  put(f, "/particles/key", p.key.data(), total, first, n);
   const Eos eos = make_eos(scene.fluid);
-  f.write_rows_chunked(
-      "/particles/pressure", Type::F64, total, 0, first, n,
-      [&](std::uint64_t row, std::uint64_t count, void* out) {
-        for (std::uint64_t k = 0; k < count; ++k)
-          static_cast<double*>(out)[k] = eos.pressure(p.rho[row + k]);
-      },
-      "Pa",
-      "pressure deflection p' = p(rho) - p(rho0) from the equation of state (for "
-      "viewing; not read on restart)");
-  f.write_rows_chunked(
-      "/particles/rank", Type::I32, total, 0, first, n,
-      [&](std::uint64_t, std::uint64_t count, void* out) {
-        std::fill_n(static_cast<std::int32_t*>(out), count, std::int32_t{rank});
-      },
-      "1", "rank that owned the particle when the checkpoint was written (for viewing)");
-  f.write_rows_chunked(
-      "/particles/index", Type::I64, total, 0, first, n,
-      [&](std::uint64_t row, std::uint64_t count, void* out) {
-        for (std::uint64_t k = 0; k < count; ++k)
-          static_cast<std::int64_t*>(out)[k] = static_cast<std::int64_t>(first + row + k);
-      },
-      "1", "row number 0..N-1: the XDMF Polyvertex connectivity");
+  put_chunked(f, "/particles/pressure", total, first, n,
+              [&](std::uint64_t row, std::uint64_t count, void* out) {
+                for (std::uint64_t k = 0; k < count; ++k)
+                  static_cast<double*>(out)[k] = eos.pressure(p.rho[row + k]);
+              });
+  put_chunked(f, "/particles/rank", total, first, n,
+              [&](std::uint64_t, std::uint64_t count, void* out) {
+                std::fill_n(static_cast<std::int32_t*>(out), count, std::int32_t{rank});
+              });
+  put_chunked(f, "/particles/index", total, first, n,
+              [&](std::uint64_t row, std::uint64_t count, void* out) {
+                for (std::uint64_t k = 0; k < count; ++k)
+                  static_cast<std::int64_t*>(out)[k] = static_cast<std::int64_t>(first + row + k);
+              });
+}
+
+// The first input sample a drive at stage-2 step `next` can still read: sample_at() interpolates
+// between the two samples around t >= (next - 1/2) dt of the delayed input (one leading zero), so
+// original samples below floor(next dt rate) - 2 are never read again; two more are kept.
+std::uint64_t first_sample_to_play(std::int64_t next, double dt, double rate, std::uint64_t n) {
+  const double played = std::floor(static_cast<double>(next) * dt * rate) - 4.0;
+  if (!(played > 0.0)) return 0;
+  return std::min<std::uint64_t>(static_cast<std::uint64_t>(played), n);
+}
+
+std::string include_paths_text(const std::vector<SceneInclude>& includes) {
+  std::string s;
+  for (const SceneInclude& i : includes) s += i.path + "\n";
+  return s;
 }
 
 void sleep_for_tests() {
@@ -187,34 +192,45 @@ XdmfGrid checkpoint_grid(const std::string& h5, std::uint64_t n, double time) {
   g.time = time;
   g.geometry = "/particles/position";
   g.connectivity = "/particles/index";
-  g.arrays = {{"density", "/particles/density", 1, false, 8},
-              {"pressure", "/particles/pressure", 1, false, 8},
-              {"velocity", "/particles/velocity", 3, false, 8},
-              {"rank", "/particles/rank", 1, true, 4}};
+  for (const CheckpointDataset& d : kCheckpointDatasets)
+    if (d.paraview != nullptr)
+      g.arrays.push_back({d.paraview, d.name, d.cols > 0 ? d.cols : 1, d.type != CkptType::F64,
+                          d.type == CkptType::I32 ? 4 : 8});
   return g;
-}
-
-// Rank 0: removes all but the newest `keep` complete checkpoints (and their sidecars).
-void prune(const std::string& cdir, int keep) {
-  std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(cdir)) {
-    const std::string f = e.path().filename().string();
-    if (f.rfind("step_", 0) == 0 && e.path().extension() == ".h5") names.push_back(f);
-  }
-  std::sort(names.begin(), names.end());
-  for (std::size_t i = 0; i + static_cast<std::size_t>(keep) < names.size(); ++i) {
-    std::error_code ec;
-    fs::remove(cdir + "/" + names[i], ec);
-    fs::remove(cdir + "/" + fs::path(names[i]).replace_extension(".xmf").string(), ec);
-  }
 }
 
 }  // namespace
 
-std::string checkpoint_name(std::int64_t step) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "step_%09lld.h5", static_cast<long long>(step));
-  return buf;
+const CheckpointDataset& checkpoint_dataset(std::string_view name) {
+  for (const CheckpointDataset& d : kCheckpointDatasets)
+    if (name == d.name) return d;
+  throw std::logic_error("checkpoint dataset " + std::string(name) + " is not in the layout table");
+}
+
+std::vector<SceneInclude> read_scene_includes(const Scene& scene) {
+  std::vector<SceneInclude> out;
+  std::istringstream in(scene.text);
+  for (std::string line; std::getline(in, line);) {
+    line = line.substr(0, line.find('#'));
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == ';') continue;
+    if (line[first] == '[') break;  // includes come before the first section
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    auto trim = [](std::string v) {
+      const auto a = v.find_first_not_of(" \t\r"), b = v.find_last_not_of(" \t\r");
+      return a == std::string::npos ? std::string() : v.substr(a, b - a + 1);
+    };
+    if (trim(line.substr(0, eq)) != "include") continue;
+    fs::path lib(trim(line.substr(eq + 1)));
+    if (lib.is_relative()) lib = fs::path(scene.path).parent_path() / lib;
+    std::ifstream file(lib, std::ios::binary);
+    std::ostringstream text;
+    text << file.rdbuf();
+    if (!file) throw CheckpointError(lib.string() + ": cannot read the file the scene includes");
+    out.push_back({lib.string(), text.str()});
+  }
+  return out;
 }
 
 std::string scene_hash(const std::string& text, const std::map<std::string, std::string>& o) {
@@ -234,26 +250,24 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
 
 CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
                                    const SimulationState& state, const Particles& particles,
-                                   const Signal& input, MPI_Comm comm) {
+                                   const Signal& input, MPI_Comm comm,
+                                   const std::vector<SceneInclude>* includes) {
   const auto start = std::chrono::steady_clock::now();
   const int rank = rank_of(comm), size = size_of(comm);
-  const std::string cdir = dir + "/checkpoints";
+  const io::RunDir run(dir);
   const std::int64_t step = state.run.stage1_steps + state.acoustic_steps;
-  const std::string name = checkpoint_name(step);
-  const std::string partial = cdir + "/." + name + ".partial", final_path = cdir + "/" + name;
-  std::string error;
-  if (rank == 0) {
+  const std::string final_path = run.checkpoint(step);
+  const std::string partial = io::RunDir::partial_of(final_path);
+  std::vector<SceneInclude> read_now;
+  on_root(comm, [&] {
     std::error_code ec;
-    fs::create_directories(cdir, ec);
-    if (ec) error = cdir + ": cannot create the checkpoint directory: " + ec.message();
-    // Partial files of a killed write: never a checkpoint, so drop them.
-    for (const auto& e : fs::directory_iterator(cdir, ec)) {
-      const std::string f = e.path().filename().string();
-      if (f.rfind(".step_", 0) == 0 && e.path().extension() == ".partial") fs::remove(e.path(), ec);
-    }
-  }
-  bcast(error, comm);
-  if (!error.empty()) throw CollectiveError(error);
+    fs::create_directories(run.checkpoints(), ec);
+    if (ec)
+      throw std::runtime_error(run.checkpoints() +
+                               ": cannot create the checkpoint directory: " + ec.message());
+    if (includes == nullptr) read_now = read_scene_includes(scene);
+  });
+  const std::vector<SceneInclude>& inc = includes != nullptr ? *includes : read_now;
 
   const std::uint64_t n = particles.n_owned;
   std::uint64_t first = 0, total = 0;
@@ -261,21 +275,28 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
   if (rank == 0) first = 0;
   MPI_Allreduce(&n, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
   // Rank 0's small data: every rank must know the shapes.
-  std::uint64_t samples = 0, input_len = 0;
+  std::uint64_t samples = 0, input_len = 0, offset = 0, include_count = inc.size();
+  const double dt = scene.derived.dt, time = static_cast<double>(step) * dt;
   if (rank == 0) {
     samples = state.receiver_density.empty() ? 0 : state.receiver_density[0].size();
     input_len = input.samples.size();
+    offset = first_sample_to_play(state.emitter.next, dt, input.rate, input_len);
   }
-  bcast(samples, comm), bcast(input_len, comm);
+  bcast(samples, comm), bcast(input_len, comm), bcast(offset, comm), bcast(include_count, comm);
   double input_rate = input.rate;
   bcast(input_rate, comm);
-  const double dt = scene.derived.dt, time = static_cast<double>(step) * dt;
   const std::uint64_t receivers = scene.receivers.size();
+  // Text datasets are written with identical arguments on every rank.
+  std::string include_texts, include_paths = include_paths_text(inc);
+  std::vector<std::int64_t> include_sizes;
+  for (const SceneInclude& i : inc)
+    include_texts += i.text, include_sizes.push_back(static_cast<std::int64_t>(i.text.size()));
+  bcast(include_texts, comm), bcast(include_paths, comm);
 
   try {
     File f = File::create(partial, comm);
     f.attribute("format", kCheckpointFormat);
-    f.attribute("layout_version", kCheckpointLayout);
+    f.attribute("layout_version", kCheckpointLayoutVersion);
     f.attribute("program_version", SPHREVERB_VERSION);
     f.attribute("particles", static_cast<std::int64_t>(total));
     f.attribute("ranks", static_cast<std::int64_t>(size));
@@ -284,43 +305,42 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     write_particles(f, scene, particles, total, first, rank);
 
     const Simulation::RunState& r = state.run;
-    scalar(f, "/run/step", step, "1", "steps since the run began, stage 1 included");
-    scalar(f, "/run/time", time, "s", "simulated time since the run began (step * dt)");
-    scalar(f, "/run/dt", dt, "s", "time step");
-    scalar(f, "/run/stage", std::int64_t{r.stage}, "1", "1 equilibrium, 2 recording");
-    scalar(f, "/run/stage1_steps", r.stage1_steps, "1", "steps done in stage 1");
-    scalar(f, "/run/stage1_energy", r.energy, "J", "last stage-1 kinetic-energy check");
-    scalar(f, "/run/stage1_previous_energy", r.previous_energy, "J",
-           "the stage-1 energy check before the last");
-    scalar(f, "/run/stage1_wall_seconds", r.stage1_wall_seconds, "s", "wall time of stage 1");
-    scalar(f, "/run/reference_taken", std::int64_t{r.reference_taken ? 1 : 0}, "1",
-           "1 if the receivers' t = 0 reference record exists");
-    scalar(f, "/run/acoustic_steps", state.acoustic_steps, "1", "stage-2 steps done");
-    scalar(f, "/run/rebuilds", state.rebuilds, "1", "neighbour-list rebuilds so far");
+    put_scalar(f, "/run/step", step);
+    put_scalar(f, "/run/time", time);
+    put_scalar(f, "/run/dt", dt);
+    put_scalar(f, "/run/stage", std::int64_t{r.stage});
+    put_scalar(f, "/run/stage1_steps", r.stage1_steps);
+    put_scalar(f, "/run/stage1_energy", r.energy);
+    put_scalar(f, "/run/stage1_previous_energy", r.previous_energy);
+    put_scalar(f, "/run/stage1_wall_seconds", r.stage1_wall_seconds);
+    put_scalar(f, "/run/reference_taken", std::int64_t{r.reference_taken ? 1 : 0});
+    put_scalar(f, "/run/acoustic_steps", state.acoustic_steps);
+    put_scalar(f, "/run/rebuilds", state.rebuilds);
 
     std::string abs_path = scene.path;
     std::error_code ec;
     if (const auto a = fs::absolute(scene.path, ec); !ec) abs_path = a.string();
-    f.write_string("/scene/text", scene.text, "the scene file's text");
-    f.write_string("/scene/path", abs_path, "the scene file's path (WAV inputs resolve from it)");
-    f.write_string("/scene/overrides", overrides_text(scene.overrides),
-                   "command-line overrides, one 'section.key=value' per line");
-    f.write_string("/scene/hash", scene_hash(scene.text, scene.overrides),
-                   "FNV-1a 64 of text, a NUL byte and overrides");
+    put_text(f, "/scene/text", scene.text);
+    put_text(f, "/scene/path", abs_path);
+    put_text(f, "/scene/overrides", overrides_text(scene.overrides));
+    put_text(f, "/scene/hash", scene_hash(scene.text, scene.overrides));
+    put_text(f, "/scene/include_paths", include_paths);
+    put(f, "/scene/include_sizes", include_sizes.data(), include_count, 0,
+        rank == 0 ? include_count : 0);
+    put_text(f, "/scene/include_texts", include_texts);
 
     const EmitterDrive::Progress& e = state.emitter;
-    f.write_rows("/emitter/input", Type::F64, input.samples.data(), input_len, 0, 0,
-                 rank == 0 ? input_len : 0, "1",
-                 "input signal s in [-1, 1] at /emitter/input_rate (before the one-sample delay)");
-    scalar(f, "/emitter/input_rate", input_rate, "Hz", "sample rate of /emitter/input");
-    scalar(f, "/emitter/next_step", e.next, "1",
-           "the stage-2 step the drive computes next (its position in the input)");
-    scalar(f, "/emitter/shift", e.shift, "m", "displacement along the normal at the last step");
-    scalar(f, "/emitter/speed", e.speed, "m/s", "speed along the normal at the last step");
-    scalar(f, "/emitter/last_acceleration", e.last_acc, "m/s^2",
-           "acceleration at the last step (acceleration drive)");
-    scalar(f, "/emitter/leaky_velocity", e.leaky_v, "m/s",
-           "V of the leaky integrator dV/dt = A - w_c V (acceleration drive)");
+    const std::uint64_t left = input_len - offset;
+    put(f, "/emitter/input", rank == 0 ? input.samples.data() + offset : nullptr, left, 0,
+        rank == 0 ? left : 0);
+    put_scalar(f, "/emitter/input_offset", static_cast<std::int64_t>(offset));
+    put_scalar(f, "/emitter/input_length", static_cast<std::int64_t>(input_len));
+    put_scalar(f, "/emitter/input_rate", input_rate);
+    put_scalar(f, "/emitter/next_step", e.next);
+    put_scalar(f, "/emitter/shift", e.shift);
+    put_scalar(f, "/emitter/speed", e.speed);
+    put_scalar(f, "/emitter/last_acceleration", e.last_acc);
+    put_scalar(f, "/emitter/leaky_velocity", e.leaky_v);
 
     std::vector<std::string> names;
     std::vector<double> pos, ref(receivers, 0.0), dens;
@@ -337,46 +357,33 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
           dens[t * receivers + k] = series[t];
       }
     }
-    f.write_string("/receivers/names", join_lines(names), "receiver names, one per line");
-    f.write_rows("/receivers/position", Type::F64, pos.data(), receivers, 3, 0,
-                 rank == 0 ? receivers : 0, "m", "receiver positions");
-    f.write_rows("/receivers/reference_density", Type::F64, ref.data(), receivers, 0, 0,
-                 rank == 0 ? receivers : 0, "kg/m^3",
-                 "the t = 0 record of each receiver (0 if not taken yet)");
-    f.write_rows("/receivers/density", Type::F64, dens.data(), samples, static_cast<int>(receivers),
-                 0, rank == 0 ? samples : 0, "kg/m^3",
-                 "every record so far [records, receivers]: the t = 0 reference, then one per "
-                 "stage-2 step");
+    put_text(f, "/receivers/names", join_lines(names));
+    put(f, "/receivers/position", pos.data(), receivers, 0, rank == 0 ? receivers : 0);
+    put(f, "/receivers/reference_density", ref.data(), receivers, 0, rank == 0 ? receivers : 0);
+    put(f, "/receivers/density", dens.data(), samples, 0, rank == 0 ? samples : 0, receivers);
     sleep_for_tests();
     f.close();
   } catch (const std::exception& ex) {
-    error = ex.what();
-  }
-  int failed = error.empty() ? 0 : 1;
-  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
-  if (failed) {
+    // Every rank is here (the file's operations agree on failures); drop the partial file.
     if (rank == 0) std::remove(partial.c_str());
-    throw CollectiveError("checkpoint " + final_path +
-                          " not written: " + (error.empty() ? "another rank failed" : error));
+    throw CollectiveError("checkpoint " + final_path + " not written: " + ex.what());
   }
 
   CheckpointWritten w;
   w.path = final_path;
-  if (rank == 0) {
+  on_root(comm, [&] {
     try {
-      if (std::rename(partial.c_str(), final_path.c_str()) != 0)
-        throw std::runtime_error("cannot rename " + partial + " to " + final_path);
+      io::commit(partial, final_path);
       w.bytes = fs::file_size(final_path);
       write_xdmf(fs::path(final_path).replace_extension(".xmf").string(),
-                 checkpoint_grid(name, total, time));
-      prune(cdir, scene.output.keep_checkpoints);
-      write_xdmf_collection(cdir, "step_", "checkpoints.xmf");
+                 checkpoint_grid(fs::path(final_path).filename().string(), total, time));
+      run.rotate_checkpoints(scene.output.keep_checkpoints);
+      write_xdmf_collection(run.checkpoints(), io::RunDir::kCheckpointPrefix,
+                            io::RunDir::kCheckpointCollection);
     } catch (const std::exception& ex) {
-      error = ex.what();
+      throw std::runtime_error("checkpoint " + final_path + ": " + ex.what());
     }
-  }
-  bcast(error, comm);
-  if (!error.empty()) throw CollectiveError("checkpoint: " + error);
+  });
   bcast(w.bytes, comm);
   w.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   MPI_Allreduce(MPI_IN_PLACE, &w.seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
@@ -384,6 +391,68 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
 }
 
 namespace {
+
+// Expected row count of a table entry; `receivers` etc. are known once the small datasets that
+// give them were read (0 = not known yet: the shape is checked later).
+struct Extents {
+  std::uint64_t particles = 0, receivers = 0, records = 0, input_left = 0, includes = 0;
+};
+std::uint64_t rows_of(const CheckpointDataset& d, const Extents& e) {
+  switch (d.rows) {
+    case CkptRows::One:
+      return 1;
+    case CkptRows::Particles:
+      return e.particles;
+    case CkptRows::Receivers:
+      return e.receivers;
+    case CkptRows::Records:
+      return e.records;
+    case CkptRows::InputLeft:
+      return e.input_left;
+    case CkptRows::Includes:
+      return e.includes;
+  }
+  return 0;
+}
+
+// Every entry of the table is present with its element type, rank, units and description.
+void validate_table(const File& f) {
+  const std::string& path = f.path();
+  for (const CheckpointDataset& d : kCheckpointDatasets) {
+    if (!f.exists(d.name)) throw H5Error(path + ": dataset " + d.name + " is missing");
+    for (const char* attr : {"units", "description"})
+      if (!f.has_attribute(d.name, attr))
+        throw H5Error(path + ": dataset " + d.name + " has no '" + attr + "' attribute");
+    if (d.type == CkptType::Text) continue;  // read_string checks its type
+    const auto dims = f.shape(d.name);
+    if (dims.size() != (d.cols != 0 ? 2u : 1u) || (d.cols > 0 && dims[1] != std::uint64_t(d.cols)))
+      throw H5Error(path + ": dataset " + d.name + " has the wrong shape");
+    if (!f.element_type_is(d.name, h5_type(d.type)))
+      throw H5Error(path + ": dataset " + d.name + " has the wrong element type");
+  }
+}
+
+// Reads a whole table dataset of known rows (serial file) and checks its checksum.
+template <class T>
+std::vector<T> read_all(const File& f, const char* name, const Extents& e) {
+  const CheckpointDataset& d = checkpoint_dataset(name);
+  const std::uint64_t rows = rows_of(d, e);
+  const auto dims = f.shape(name);
+  if (dims.empty() || dims[0] != rows)
+    throw H5Error(f.path() + ": dataset " + name + " has " +
+                  (dims.empty() ? std::string("no rows") : std::to_string(dims[0]) + " rows") +
+                  ", expected " + std::to_string(rows));
+  const int cols = columns(d, e.receivers);
+  std::vector<T> v(rows * static_cast<std::uint64_t>(cols > 0 ? cols : 1));
+  const std::uint64_t sum = f.read_rows(name, h5_type(d.type), v.data(), cols, 0, rows);
+  if (sum != f.stored_checksum(name))
+    throw H5Error(f.path() + ": dataset " + name + " fails its checksum (the file is damaged)");
+  return v;
+}
+double read_f64(const File& f, const char* name) { return read_all<double>(f, name, {})[0]; }
+std::int64_t read_i64(const File& f, const char* name) {
+  return read_all<std::int64_t>(f, name, {})[0];
+}
 
 // Rank 0: opens the file serially and checks everything but the particle data's checksums,
 // which every rank verifies on its block later. Fills the small parts of c.
@@ -399,29 +468,34 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
   detail::h5::silence_errors();
   if (H5Fis_hdf5(path.c_str()) <= 0) throw H5Error(path + ": not an HDF5 file");
   const File f = File::open_serial(path);
+  if (!f.has_attribute("/", "format"))
+    throw H5Error(path + ": not a sphreverb checkpoint (no 'format' attribute)");
   std::string format;
   try {
     format = f.string_attribute("/", "format");
   } catch (const H5Error&) {
-    throw H5Error(path + ": not a sphreverb checkpoint (no 'format' attribute)");
+    throw H5Error(path + ": not a sphreverb checkpoint (its 'format' attribute is not a string)");
   }
   if (format != kCheckpointFormat)
     throw H5Error(path + ": not a sphreverb checkpoint (format '" + format + "')");
+  for (const CheckpointAttribute& a : kCheckpointAttributes)
+    if (!f.has_attribute("/", a.name))
+      throw H5Error(path + ": the root group has no '" + a.name + "' attribute");
   const std::int64_t layout = f.int_attribute("/", "layout_version");
-  if (layout != kCheckpointLayout)
+  if (layout != kCheckpointLayoutVersion)
     throw H5Error(path + ": checkpoint layout version " + std::to_string(layout) +
                   ", this program (sphreverb " SPHREVERB_VERSION ") reads version " +
-                  std::to_string(kCheckpointLayout));
+                  std::to_string(kCheckpointLayoutVersion));
+  validate_table(f);
   c.program_version = f.string_attribute("/", "program_version");
   c.particles = f.int_attribute("/", "particles");
   if (c.particles <= 0) throw H5Error(path + ": bad particle count");
-  const auto n = static_cast<std::uint64_t>(c.particles);
-  for (const ParticleSet& s : kParticleSets) {
-    const auto dims = f.shape(s.name);
-    const bool ok = dims.size() == (s.cols > 0 ? 2u : 1u) && dims[0] == n &&
-                    (s.cols == 0 || dims[1] == static_cast<std::uint64_t>(s.cols));
-    if (!ok) throw H5Error(path + ": dataset " + s.name + " has the wrong shape");
-    particle_sums.push_back(f.stored_checksum(s.name));
+  Extents ext;
+  ext.particles = static_cast<std::uint64_t>(c.particles);
+  for (const char* name : kRestartParticleSets) {
+    if (f.shape(name)[0] != ext.particles)
+      throw H5Error(path + ": dataset " + name + " has the wrong shape");
+    particle_sums.push_back(f.stored_checksum(name));
   }
 
   SimulationState& st = c.state;
@@ -447,10 +521,28 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
   c.scene_hash = f.read_string("/scene/hash");
   if (scene_hash(c.scene_text, c.overrides) != c.scene_hash)
     throw H5Error(path + ": the scene text does not match its hash (the file is damaged)");
+  const std::vector<std::string> include_paths = split_lines(f.read_string("/scene/include_paths"));
+  ext.includes = include_paths.size();
+  const auto sizes = read_all<std::int64_t>(f, "/scene/include_sizes", ext);
+  const std::string texts = f.read_string("/scene/include_texts");
+  std::uint64_t at = 0;
+  for (std::size_t k = 0; k < include_paths.size(); ++k) {
+    const auto len = static_cast<std::uint64_t>(sizes[k]);
+    if (sizes[k] < 0 || at + len > texts.size())
+      throw H5Error(path + ": /scene/include_sizes does not match /scene/include_texts");
+    c.includes.push_back({include_paths[k], texts.substr(at, len)});
+    at += len;
+  }
 
-  const auto in_dims = f.shape("/emitter/input");
-  if (in_dims.size() != 1) throw H5Error(path + ": /emitter/input has the wrong shape");
-  c.input.samples = read_all<double>(f, "/emitter/input", Type::F64, 0, in_dims[0]);
+  const auto input_length = read_i64(f, "/emitter/input_length");
+  const auto input_offset = read_i64(f, "/emitter/input_offset");
+  if (input_length < 0 || input_offset < 0 || input_offset > input_length)
+    throw H5Error(path + ": /emitter/input_offset is outside the input");
+  ext.input_left = static_cast<std::uint64_t>(input_length - input_offset);
+  const auto left = read_all<double>(f, "/emitter/input", ext);
+  c.input_offset = input_offset;
+  c.input.samples.assign(static_cast<std::size_t>(input_offset), 0.0);
+  c.input.samples.insert(c.input.samples.end(), left.begin(), left.end());
   c.input.rate = read_f64(f, "/emitter/input_rate");
   st.emitter.next = read_i64(f, "/emitter/next_step");
   st.emitter.shift = read_f64(f, "/emitter/shift");
@@ -459,22 +551,26 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
   st.emitter.leaky_v = read_f64(f, "/emitter/leaky_velocity");
   if (st.emitter.next != st.acoustic_steps)
     throw H5Error(path + ": the emitter's step does not match /run/acoustic_steps");
+  if (static_cast<std::uint64_t>(input_offset) >
+      first_sample_to_play(st.emitter.next, c.dt, c.input.rate,
+                           static_cast<std::uint64_t>(input_length)))
+    throw H5Error(path + ": /emitter/input starts after samples still to play");
 
   c.receiver_names = split_lines(f.read_string("/receivers/names"));
-  const std::uint64_t r = c.receiver_names.size();
-  read_all<double>(f, "/receivers/position", Type::F64, 3, r);
-  read_all<double>(f, "/receivers/reference_density", Type::F64, 0, r);
+  ext.receivers = c.receiver_names.size();
+  read_all<double>(f, "/receivers/position", ext);
+  read_all<double>(f, "/receivers/reference_density", ext);
   const auto d_dims = f.shape("/receivers/density");
-  if (d_dims.size() != 2 || d_dims[1] != r)
-    throw H5Error(path + ": /receivers/density has the wrong shape");
+  if (d_dims[1] != ext.receivers) throw H5Error(path + ": /receivers/density has the wrong shape");
   const std::uint64_t samples = d_dims[0];
   const std::uint64_t expect =
       st.run.reference_taken ? static_cast<std::uint64_t>(st.acoustic_steps) + 1 : 0;
   if (samples != expect)
     throw H5Error(path + ": /receivers/density holds " + std::to_string(samples) +
                   " records, the run state needs " + std::to_string(expect));
-  const auto dens =
-      read_all<double>(f, "/receivers/density", Type::F64, static_cast<int>(r), samples);
+  ext.records = samples;
+  const auto dens = read_all<double>(f, "/receivers/density", ext);
+  const std::uint64_t r = ext.receivers;
   st.receiver_density.assign(r, std::vector<double>(samples));
   for (std::uint64_t t = 0; t < samples; ++t)
     for (std::uint64_t k = 0; k < r; ++k) st.receiver_density[k][t] = dens[t * r + k];
@@ -486,17 +582,8 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
   const int rank = rank_of(comm), size = size_of(comm);
   Checkpoint c;
   c.path = path;
-  std::string error;
   std::vector<std::uint64_t> sums;
-  if (rank == 0) {
-    try {
-      validate_and_read_small(path, c, sums);
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  }
-  bcast(error, comm);
-  if (!error.empty()) throw CheckpointError(error);
+  on_root<CheckpointError>(comm, [&] { validate_and_read_small(path, c, sums); });
 
   // What every rank needs (the receivers' records and the input stay on rank 0).
   bcast(c.program_version, comm), bcast(c.scene_text, comm), bcast(c.scene_path, comm);
@@ -507,7 +594,23 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
   c.receiver_names = split_lines(names);
   bcast(c.step, comm), bcast(c.particles, comm), bcast(c.time, comm), bcast(c.dt, comm);
   bcast(c.state.run, comm), bcast(c.state.acoustic_steps, comm), bcast(c.state.rebuilds, comm);
-  sums.resize(std::size(kParticleSets));
+  std::string include_paths, include_texts;
+  std::vector<std::uint64_t> include_sizes;
+  for (const SceneInclude& i : c.includes)
+    include_paths += i.path + "\n", include_texts += i.text, include_sizes.push_back(i.text.size());
+  bcast(include_paths, comm), bcast(include_texts, comm);
+  std::uint64_t include_count = include_sizes.size();
+  bcast(include_count, comm);
+  include_sizes.resize(include_count);
+  MPI_Bcast(include_sizes.data(), static_cast<int>(include_count), MPI_UINT64_T, 0, comm);
+  if (rank != 0) {
+    const std::vector<std::string> paths = split_lines(include_paths);
+    std::uint64_t at = 0;
+    for (std::size_t k = 0; k < include_count && k < paths.size(); ++k)
+      c.includes.push_back({paths[k], include_texts.substr(at, include_sizes[k])}),
+          at += include_sizes[k];
+  }
+  sums.resize(std::size(kRestartParticleSets));
   MPI_Bcast(sums.data(), static_cast<int>(sums.size()), MPI_UINT64_T, 0, comm);
 
   // Each rank reads an even block of rows; import_state() sends them to their owners.
@@ -520,12 +623,12 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
   p.resize(m);
   p.n_owned = m;
   std::vector<std::uint64_t> got(sums.size(), 0);
-  try {
+  on_every_rank<CheckpointError>(comm, [&] {
     const File f = File::open(path, comm);
     std::vector<double> v3(3 * m);
     auto get3 = [&](std::size_t k, std::vector<double>& a, std::vector<double>& b,
                     std::vector<double>& cc) {
-      got[k] = f.read_rows(kParticleSets[k].name, Type::F64, v3.data(), 3, lo, m);
+      got[k] = f.read_rows(kRestartParticleSets[k], Type::F64, v3.data(), 3, lo, m);
       for (std::size_t i = 0; i < m; ++i)
         a[i] = v3[3 * i], b[i] = v3[3 * i + 1], cc[i] = v3[3 * i + 2];
     };
@@ -533,21 +636,33 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
     get3(1, p.vx, p.vy, p.vz);
     got[2] = f.read_rows("/particles/density", Type::F64, p.rho.data(), 0, lo, m);
     // rest_position: checked (checksum) but not kept, the lattice site of the key is.
-    got[3] = f.read_rows(kParticleSets[3].name, Type::F64, v3.data(), 3, lo, m);
+    got[3] = f.read_rows(kRestartParticleSets[3], Type::F64, v3.data(), 3, lo, m);
     got[4] = f.read_rows("/particles/key", Type::I64, p.key.data(), 0, lo, m);
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  int failed = error.empty() ? 0 : 1;
-  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
-  if (failed) throw CheckpointError(error.empty() ? path + ": unreadable particle data" : error);
+  });
   MPI_Allreduce(MPI_IN_PLACE, got.data(), static_cast<int>(got.size()), MPI_UINT64_T, MPI_SUM,
                 comm);
   for (std::size_t k = 0; k < got.size(); ++k)
     if (got[k] != sums[k])
-      throw CheckpointError(path + ": dataset " + kParticleSets[k].name +
+      throw CheckpointError(path + ": dataset " + kRestartParticleSets[k] +
                             " fails its checksum (the file is damaged)");
   return c;
+}
+
+void check_includes(const Checkpoint& c, MPI_Comm comm) {
+  on_root<CheckpointError>(comm, [&] {
+    for (const SceneInclude& stored : c.includes) {
+      std::ifstream file(stored.path, std::ios::binary);
+      std::ostringstream text;
+      text << file.rdbuf();
+      if (!file)
+        throw CheckpointError(c.path + ": the scene includes " + stored.path +
+                              ", which cannot be read now; restore it as it was");
+      if (text.str() != stored.text)
+        throw CheckpointError(c.path + ": " + stored.path +
+                              " (included by the scene) changed since the checkpoint was "
+                              "written: the physics would differ; restore it as it was");
+    }
+  });
 }
 
 void check_compatible(const Checkpoint& c, const Scene& s, std::int64_t scene_particles) {

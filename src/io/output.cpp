@@ -14,6 +14,11 @@
 namespace sphreverb {
 
 namespace {
+// Where the file `name` of dir is written: its staged name, or the final one.
+std::string target(const std::string& dir, const std::string& name, io::StagedFiles* staged) {
+  const std::string path = dir + "/" + name;
+  return staged != nullptr ? staged->stage(path) : path;
+}
 constexpr double kUnnormalisedFullScale = 100.0;  // Pa at 16-bit full scale when normalize = false
 constexpr double kAntiAlias = 0.45;               // anti-alias cut-off / sample rate
 constexpr int kButterworthOrder = 4;
@@ -25,7 +30,7 @@ double output_cutoff(const Scene& s) {
 }
 
 std::vector<ReceiverOutput> write_receiver_wavs(const Scene& s, const Receivers& receivers,
-                                                const std::string& dir) {
+                                                const std::string& dir, io::StagedFiles* staged) {
   std::vector<ReceiverOutput> out;
   const double c2 = s.fluid.sound_speed * s.fluid.sound_speed;
   const double step_rate = s.time.sample_rate * s.derived.substeps;
@@ -44,8 +49,8 @@ std::vector<ReceiverOutput> write_receiver_wavs(const Scene& s, const Receivers&
 
     ReceiverOutput o;
     o.name = s.receivers[r].name;
-    o.wav = o.name + ".wav";
-    o.raw_wav = o.name + ".raw.wav";
+    o.wav = io::RunDir::wav_name(o.name);
+    o.raw_wav = io::RunDir::raw_wav_name(o.name);
     o.samples = audio.samples.size();
     o.reference_density = rho.front();
     for (double v : audio.samples) o.peak_pascal = std::max(o.peak_pascal, std::abs(v));
@@ -56,8 +61,8 @@ std::vector<ReceiverOutput> write_receiver_wavs(const Scene& s, const Receivers&
     } else {
       for (double v : audio.samples) pcm.push_back(v / kUnnormalisedFullScale);
     }
-    write_wav(dir + "/" + o.raw_wav, s.time.sample_rate, {audio.samples}, false);
-    write_wav(dir + "/" + o.wav, s.time.sample_rate, {pcm}, true);
+    write_wav(target(dir, o.raw_wav, staged), s.time.sample_rate, {audio.samples}, false);
+    write_wav(target(dir, o.wav, staged), s.time.sample_rate, {pcm}, true);
     o.audio = std::move(audio.samples);
     out.push_back(std::move(o));
   }
@@ -66,7 +71,7 @@ std::vector<ReceiverOutput> write_receiver_wavs(const Scene& s, const Receivers&
 
 std::vector<GroupOutput> write_group_wavs(const Scene& s,
                                           const std::vector<ReceiverOutput>& receivers,
-                                          const std::string& dir) {
+                                          const std::string& dir, io::StagedFiles* staged) {
   std::vector<GroupOutput> groups;
   for (std::size_t r = 0; r < s.receivers.size(); ++r) {
     const std::string& name = s.receivers[r].group;
@@ -74,7 +79,7 @@ std::vector<GroupOutput> write_group_wavs(const Scene& s,
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const GroupOutput& g) { return g.name == name; });
     if (it == groups.end()) {
-      groups.push_back({name, name + ".wav", name + ".raw.wav", {}});
+      groups.push_back({name, io::RunDir::wav_name(name), io::RunDir::raw_wav_name(name), {}});
       it = std::prev(groups.end());
     }
     it->channels.push_back(receivers.at(r).name);
@@ -106,13 +111,13 @@ std::vector<GroupOutput> write_group_wavs(const Scene& s,
         pcm.push_back(std::move(x));
       }
     }
-    write_wav(dir + "/" + g.raw_wav, s.time.sample_rate, raw, false);
-    write_wav(dir + "/" + g.wav, s.time.sample_rate, pcm, true);
+    write_wav(target(dir, g.raw_wav, staged), s.time.sample_rate, raw, false);
+    write_wav(target(dir, g.wav, staged), s.time.sample_rate, pcm, true);
   }
   return groups;
 }
 
-void write_energy_csv(const std::string& path, const std::vector<AcousticEnergy>& series) {
+std::string energy_csv(const std::vector<AcousticEnergy>& series) {
   std::ostringstream o;
   o.precision(17);
   o << "# acoustic energy of the air (owned particles), J: kinetic = sum 1/2 m v^2 (v at the "
@@ -120,24 +125,7 @@ void write_energy_csv(const std::string& path, const std::vector<AcousticEnergy>
   o << "time_s,kinetic_J,potential_J,total_J\n";
   for (const AcousticEnergy& e : series)
     o << e.time << ',' << e.kinetic << ',' << e.potential << ',' << e.kinetic + e.potential << '\n';
-  write_file_atomically(path, o.str());
-}
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".partial";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    f.flush();
-    if (!f) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error(path + ": cannot write");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot rename " + tmp + " into place");
-  }
+  return o.str();
 }
 
 }  // namespace sphreverb

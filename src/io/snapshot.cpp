@@ -7,9 +7,11 @@
 #include <filesystem>
 
 #include "io/detail/h5.hpp"
-#include "sphreverb/physics/eos.hpp"
 #include "sphreverb/core/errors.hpp"
+#include "sphreverb/io/run_dir.hpp"
 #include "sphreverb/io/xdmf.hpp"
+#include "sphreverb/parallel/collective.hpp"
+#include "sphreverb/physics/eos.hpp"
 
 namespace sphreverb {
 
@@ -29,19 +31,16 @@ CheckpointWritten write_snapshot(const std::string& dir, const Scene& scene, con
   const auto start = std::chrono::steady_clock::now();
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  const std::string sdir = dir + "/snapshots";
-  char name[40];
-  std::snprintf(name, sizeof name, "snap_%09lld", static_cast<long long>(step));
-  const std::string h5 = std::string(name) + ".h5";
-  const std::string partial = sdir + "/." + h5 + ".partial", final_path = sdir + "/" + h5;
-  int failed = 0;
-  if (rank == 0) {
+  const io::RunDir run(dir);
+  const std::string sdir = run.snapshots();
+  const std::string final_path = run.snapshot(step);
+  const std::string h5 = fs::path(final_path).filename().string();
+  const std::string partial = io::RunDir::partial_of(final_path);
+  on_root(comm, [&] {
     std::error_code ec;
     fs::create_directories(sdir, ec);
-    failed = ec ? 1 : 0;
-  }
-  MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
-  if (failed) throw CollectiveError(sdir + ": cannot create the snapshot directory");
+    if (ec) throw std::runtime_error(sdir + ": cannot create the snapshot directory");
+  });
 
   const std::uint64_t n = p.n_owned;
   std::uint64_t first = 0, total = 0;
@@ -57,7 +56,6 @@ CheckpointWritten write_snapshot(const std::string& dir, const Scene& scene, con
   g.geometry = "/particles/position";
   g.geometry_precision = 4;
   g.connectivity = "/particles/index";
-  std::string error;
   try {
     File f = File::create(partial, comm);
     f.attribute("format", "sphreverb snapshot");
@@ -101,27 +99,18 @@ CheckpointWritten write_snapshot(const std::string& dir, const Scene& scene, con
     }
     f.close();
   } catch (const std::exception& e) {
-    error = e.what();
+    // Every rank is here (the file's operations agree on failures); drop the partial file.
+    if (rank == 0) std::remove(partial.c_str());
+    throw CollectiveError("snapshot " + final_path + " not written: " + e.what());
   }
-  int bad = error.empty() ? 0 : 1;
-  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm);
-  if (bad) throw CollectiveError("snapshot " + final_path + " not written: " + error);
   CheckpointWritten w;
   w.path = final_path;
-  if (rank == 0) {
-    try {
-      if (std::rename(partial.c_str(), final_path.c_str()) != 0)
-        throw std::runtime_error("cannot rename " + partial);
-      w.bytes = fs::file_size(final_path);
-      write_xdmf(sdir + "/" + name + ".xmf", g);
-      write_xdmf_collection(sdir, "snap_", "snapshots.xmf");
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  }
-  bad = error.empty() ? 0 : 1;
-  MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
-  if (bad) throw CollectiveError("snapshot " + final_path + ": sidecars not written");
+  on_root(comm, [&] {
+    io::commit(partial, final_path);
+    w.bytes = fs::file_size(final_path);
+    write_xdmf(fs::path(final_path).replace_extension(".xmf").string(), g);
+    write_xdmf_collection(sdir, io::RunDir::kSnapshotPrefix, io::RunDir::kSnapshotCollection);
+  });
   MPI_Bcast(&w.bytes, 1, MPI_UINT64_T, 0, comm);
   w.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return w;

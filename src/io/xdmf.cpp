@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sphreverb/io/output.hpp"
+#include "sphreverb/io/run_dir.hpp"
 
 namespace sphreverb {
 
@@ -48,7 +49,7 @@ std::string xdmf_grid_xml(const XdmfGrid& g) {
 }
 
 void write_xdmf(const std::string& path, const XdmfGrid& grid) {
-  write_file_atomically(path, std::string(kHead) + xdmf_grid_xml(grid) + kTail);
+  io::write_file_atomically(path, std::string(kHead) + xdmf_grid_xml(grid) + kTail);
 }
 
 void write_xdmf_collection(const std::string& dir, const std::string& prefix,
@@ -69,10 +70,10 @@ void write_xdmf_collection(const std::string& dir, const std::string& prefix,
     if (!in || a == std::string::npos || b == std::string::npos) continue;
     grids += s.substr(a, b + 10 - a);
   }
-  write_file_atomically(dir + "/" + name, std::string(kHead) +
-                                              "  <Grid Name=\"run\" GridType=\"Collection\" "
-                                              "CollectionType=\"Temporal\">\n" +
-                                              grids + "  </Grid>\n" + kTail);
+  io::write_file_atomically(dir + "/" + name, std::string(kHead) +
+                                                  "  <Grid Name=\"run\" GridType=\"Collection\" "
+                                                  "CollectionType=\"Temporal\">\n" +
+                                                  grids + "  </Grid>\n" + kTail);
 }
 
 }  // namespace sphreverb

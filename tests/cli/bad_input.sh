@@ -15,15 +15,19 @@ case_() {
   shift 4
   local out="$work/$name"
   mkdir -p "$out"
-  # With stale=1, a previous run's outputs are in the directory: a run that fails once the scene
-  # is valid must not leave them looking like its own.
-  [[ ${stale:-0} -eq 1 ]] && touch "$out/left.wav" "$out/summary.json"
+  # With stale=1, a previous run's outputs are in the directory: a refused input must leave
+  # them as they were (inputs are validated before the directory is touched).
+  [[ ${stale:-0} -eq 1 ]] && for f in left.wav summary.json; do echo earlier >"$out/$f"; done
   mpiexec -n "$ranks" "$exe" "$@" --out "$out" > "$out/log" 2>&1
   local code=$?
   local ok=1
   [[ $code -eq $want ]] || { echo "  $name: exit $code, expected $want"; ok=0; }
   grep -qF -- "$text" "$out/log" || { echo "  $name: message lacks '$text'"; ok=0; }
-  if [[ $want -ne 0 ]]; then
+  if [[ $want -ne 0 && ${stale:-0} -eq 1 ]]; then
+    for f in left.wav summary.json; do
+      [[ $(cat "$out/$f" 2>/dev/null) == earlier ]] || { echo "  $name: earlier $f lost"; ok=0; }
+    done
+  elif [[ $want -ne 0 ]]; then
     for f in left.wav right.wav left.raw.wav summary.json; do
       [[ -e $out/$f ]] && { echo "  $name: $f left behind"; ok=0; }
     done

@@ -4,10 +4,8 @@
 //   sphreverb check SCENE.ini [--ranks N] [--SECTION.KEY VALUE ...]
 //   sphreverb restart CHECKPOINT.h5 [--out DIR] [--time.duration S]
 //
-// Exit codes: 0 success; 2 bad input (scene, WAV, decomposition; the message names the file, the
-// line or the key; also a damaged, foreign or incompatible checkpoint); 3 the run failed
-// (equilibrium not reached, instability, I/O error); 75 stopped by SIGUSR1/SIGUSR2/SIGTERM after
-// writing a checkpoint ("checkpointed, resubmit": continue with `restart`).
+// Exit codes: exit_codes.hpp. Each command is one file (src/app/run.cpp, check.cpp,
+// restart.cpp); what run and restart share is in src/app/detail.
 #pragma once
 
 #include <mpi.h>
@@ -15,9 +13,9 @@
 #include <map>
 #include <string>
 
-namespace sphreverb {
+#include "sphreverb/app/exit_codes.hpp"
 
-inline constexpr int kExitOk = 0, kExitBadInput = 2, kExitRunFailed = 3, kExitCheckpointed = 75;
+namespace sphreverb {
 
 struct Command {
   std::string name;                              // "run" or "check"

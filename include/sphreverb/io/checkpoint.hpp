@@ -1,21 +1,17 @@
 // Checkpoints: one parallel HDF5 file per checkpoint, written collectively (MPI-IO driver, each
 // rank writes its block of rows of every particle dataset; rank 0 the run's small datasets), with
-// an XDMF sidecar for ParaView. The layout (README "Checkpoints and restart"):
+// an XDMF sidecar for ParaView. The layout is the table of checkpoint_layout.hpp
+// (docs/checkpoints.md); every dataset carries `units`, `description` and `checksum`
+// (order-free, over its elements).
 //
-//   /            attributes format = "sphreverb checkpoint", layout_version, program_version,
-//                particles, ranks, step, time
-//   /run/        step, time, dt, stage, stage1_steps, stage1_energy, stage1_previous_energy,
-//                stage1_wall_seconds, reference_taken, acoustic_steps, rebuilds
-//   /scene/      text, path, overrides ("key=value" lines), hash (FNV-1a 64 of text + overrides)
-//   /emitter/    input [M] (the run-rate input signal), input_rate, next_step, shift, speed,
-//                last_acceleration
-//   /receivers/  names, position [R,3], reference_density [R], density [R,S] (every record)
-//   /particles/  position [N,3], velocity [N,3] (t - dt/2), density [N], rest_position [N,3],
-//                key [N], and for viewing only: pressure [N] (p'), rank [N], index [N] (0..N-1)
+// The input signal is stored from the first sample still to play on (a checkpoint late in a long
+// run holds little of it). The texts of the files the scene includes are stored as read; a
+// restart refuses to run if one of them changed since (the physics would differ).
 //
-// Every dataset carries `units`, `description` and `checksum` (order-free, over its elements).
-// Files are written as DIR/checkpoints/.step_NNNNNNNNN.h5.partial and renamed to step_NNNNNNNNN.h5
-// once closed; older checkpoints are pruned to [output] keep_checkpoints only after that.
+// Files are written as DIR/checkpoints/.step_NNNNNNNNN.h5.partial, flushed and renamed to
+// step_NNNNNNNNN.h5 (run_dir.hpp) once closed; older checkpoints are rotated to [output]
+// keep_checkpoints only after that. A write that fails on any rank (a full disk) fails on every
+// rank with one message; the previous checkpoints stay.
 #pragma once
 
 #include <mpi.h>
@@ -26,8 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "sphreverb/config/scene.hpp"
 #include "sphreverb/audio/signal.hpp"
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/io/checkpoint_layout.hpp"
 #include "sphreverb/solver/simulation_state.hpp"
 
 namespace sphreverb {
@@ -39,11 +36,14 @@ class CheckpointError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-inline constexpr std::int64_t kCheckpointLayout = 1;
-inline constexpr const char* kCheckpointFormat = "sphreverb checkpoint";
-
-// "step_000000123.h5"
-std::string checkpoint_name(std::int64_t step);
+// A file the scene includes ('include = PATH' before its first section), as read.
+struct SceneInclude {
+  std::string path;  // resolved against the scene file's directory
+  std::string text;
+};
+// Rank 0: reads the files `scene` includes (its text's include lines). Throws CheckpointError
+// naming a file that cannot be read.
+std::vector<SceneInclude> read_scene_includes(const Scene& scene);
 // FNV-1a 64-bit of the scene text and its overrides, as 16 hex digits.
 std::string scene_hash(const std::string& text,
                        const std::map<std::string, std::string>& overrides);
@@ -61,9 +61,12 @@ struct CheckpointWritten {
 // The particle datasets are written from the owned rows [0, n_owned) of `particles` (a running
 // Simulation's store: no copy of it is made, state.particles is not read), in blocks of at most
 // File::kChunkRows rows.
+// `includes`: the scene's included files as read at the start of the run (rank 0; nullptr: read
+// them now).
 CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
                                    const SimulationState& state, const Particles& particles,
-                                   const Signal& input, MPI_Comm comm);
+                                   const Signal& input, MPI_Comm comm,
+                                   const std::vector<SceneInclude>* includes = nullptr);
 // The same with the particles of the state (state.particles).
 CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
                                    const SimulationState& state, const Signal& input,
@@ -76,14 +79,20 @@ struct Checkpoint {
   std::int64_t step = 0, particles = 0;
   double time = 0.0, dt = 0.0;  // s
   std::vector<std::string> receiver_names;
-  SimulationState state;  // particles: an even block of the file per rank; rank 0: the rest
-  Signal input;           // rank 0
+  std::vector<SceneInclude> includes;
+  std::int64_t input_offset = 0;  // first sample of `input` read from the file (earlier: zeros)
+  SimulationState state;          // particles: an even block of the file per rank; rank 0: the rest
+  Signal input;                   // rank 0: the whole input's length, zeros before input_offset
 };
 
 // Collective over comm. Rank 0 validates the file first (HDF5 error stack off: format, layout
 // version, every dataset's shape, type and checksum, the scene hash), then every rank reads its
 // block of the particles (checksums verified collectively). Throws CheckpointError on every rank.
 Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm);
+
+// Collective: throws CheckpointError (every rank) naming the first file the checkpoint's scene
+// includes whose text on disk differs from the stored one (or that is gone).
+void check_includes(const Checkpoint& ckpt, MPI_Comm comm);
 
 // Throws CheckpointError unless `scene` (parsed from the checkpoint's text, maybe with a new
 // duration) describes the same particles, time step and receivers as the checkpoint, and its

@@ -1,15 +1,18 @@
 // The run's files in the output directory (rank 0 only): per receiver NAME.wav (DC removed,
 // normalised, 16-bit; the seed's output) and NAME.raw.wav (32-bit float, acoustic pressure
-// p' = c0^2 (rho - rho_ref) in Pa, calibrated), and summary.json. Every file is written under a
-// temporary name and renamed when complete.
+// p' = c0^2 (rho - rho_ref) in Pa, calibrated), per receiver group GROUP.wav and GROUP.raw.wav,
+// and energy.csv. Names: run_dir.hpp. Given a StagedFiles, the WAVs are written under temporary
+// names that the caller commits once every output is written; without one, each file is
+// committed on its own.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "sphreverb/parallel/energy.hpp"
-#include "sphreverb/model/receiver.hpp"
 #include "sphreverb/config/scene.hpp"
+#include "sphreverb/io/run_dir.hpp"
+#include "sphreverb/model/receiver.hpp"
+#include "sphreverb/parallel/energy.hpp"
 
 namespace sphreverb {
 
@@ -35,18 +38,17 @@ struct GroupOutput {
 // 4th-order Butterworth (if f_max < 0.45 sample_rate), then anti-alias filtered at 0.45
 // sample_rate and decimated to the sample rate (audio/filters.hpp).
 std::vector<ReceiverOutput> write_receiver_wavs(const Scene& scene, const Receivers& receivers,
-                                                const std::string& dir);
+                                                const std::string& dir,
+                                                io::StagedFiles* staged = nullptr);
 
 // The groups' multi-channel WAVs, from the receivers' outputs (in scene order).
 std::vector<GroupOutput> write_group_wavs(const Scene& scene,
                                           const std::vector<ReceiverOutput>& receivers,
-                                          const std::string& dir);
+                                          const std::string& dir,
+                                          io::StagedFiles* staged = nullptr);
 
-// energy.csv: time_s, kinetic_J, potential_J, total_J, one line per record.
-void write_energy_csv(const std::string& path, const std::vector<AcousticEnergy>& series);
-
-// Writes text to path via path.partial + rename.
-void write_file_atomically(const std::string& path, const std::string& text);
+// energy.csv's text: time_s, kinetic_J, potential_J, total_J, one line per record.
+std::string energy_csv(const std::vector<AcousticEnergy>& series);
 
 // Low-pass cut-off applied to the receivers (Hz).
 double output_cutoff(const Scene& scene);

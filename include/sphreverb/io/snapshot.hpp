@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <string>
 
-#include "sphreverb/io/checkpoint.hpp"
-#include "sphreverb/core/particles.hpp"
 #include "sphreverb/config/scene.hpp"
+#include "sphreverb/core/particles.hpp"
+#include "sphreverb/io/checkpoint.hpp"
 
 namespace sphreverb {
 

@@ -1,7 +1,15 @@
 #include "io/detail/h5.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "sphreverb/parallel/collective.hpp"
 
 namespace sphreverb::detail::h5 {
 
@@ -50,6 +58,28 @@ std::uint64_t string_sum(const std::string& value) {
   return s;
 }
 
+// errno's text after a failed write (HDF5's sec2 and MPI-IO drivers leave it set), e.g. "No
+// space left on device".
+std::string system_reason() {
+  const int e = errno;
+  return e != 0 ? std::generic_category().message(e) : std::string("I/O error");
+}
+
+// Takes `bytes` of disk space at path (posix_fallocate: real blocks, quotas included); throws if
+// the file system cannot give them.
+void reserve(const std::string& path, std::uint64_t bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw H5Error(path + ": cannot create (" + system_reason() + ")");
+  const int status = ::posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+  ::close(fd);
+  if (status != 0) {
+    ::unlink(path.c_str());
+    throw H5Error(path + ": cannot reserve " + std::to_string(bytes) +
+                  " bytes for the file's metadata (" + std::generic_category().message(status) +
+                  ")");
+  }
+}
+
 void check(herr_t status, const std::string& what) {
   if (status < 0) throw H5Error(what);
 }
@@ -93,6 +123,15 @@ void put_attribute(hid_t obj, const std::string& name, std::uint64_t value) {
 
 void silence_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
+template <class Fn>
+void File::agreed(Fn&& f) const {
+  if (parallel()) {
+    on_every_rank<H5Error>(comm_, f);
+  } else {
+    f();
+  }
+}
+
 Handle::Handle(hid_t id, Closer close, const std::string& what) : id_(id), close_(close) {
   if (id < 0) throw H5Error(what);
 }
@@ -102,6 +141,11 @@ Handle& Handle::operator=(Handle&& o) noexcept {
     id_ = o.id_, close_ = o.close_, o.id_ = -1;
   }
   return *this;
+}
+hid_t Handle::release() {
+  const hid_t id = id_;
+  id_ = -1;
+  return id;
 }
 void Handle::reset() {
   if (id_ >= 0 && close_ != nullptr) close_(id_);
@@ -129,8 +173,14 @@ File File::create(const std::string& path, MPI_Comm comm) {
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access property list");
   check(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL), "MPI-IO driver");
   check(H5Pset_coll_metadata_write(fapl.get(), 1), "collective metadata");
-  f.file_ = Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose,
-                   path + ": cannot create the file");
+  f.agreed([&] {
+    if (f.rank_ == 0) reserve(path + kReserveSuffix, kMetadataReserve);
+  });
+  f.reserved_ = f.created_ = true;
+  f.agreed([&] {
+    f.file_ = Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose,
+                     path + ": cannot create the file");
+  });
   return f;
 }
 
@@ -142,9 +192,52 @@ File File::open(const std::string& path, MPI_Comm comm) {
   MPI_Comm_rank(comm, &f.rank_);
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access property list");
   check(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL), "MPI-IO driver");
-  f.file_ = Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose,
-                   path + ": cannot open as HDF5 (truncated or damaged)");
+  f.agreed([&] {
+    f.file_ = Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose,
+                     path + ": cannot open as HDF5 (truncated or damaged)");
+  });
   return f;
+}
+
+File::~File() {
+  if (file_.get() < 0) {  // never opened (an agreed failure of H5Fcreate), or closed
+    if (rank_ == 0) drop_reserve();
+    return;
+  }
+  if (comm_ == MPI_COMM_NULL || !created_) {
+    file_.reset();
+    return;
+  }
+  // Unwinding after an agreed failure (every rank is here): free the space the partial data took
+  // and the reserve, so that HDF5's collective metadata flush in H5Fclose succeeds on every rank
+  // alike (a flush that fails on one rank only leaves the ranks in different collectives).
+  if (rank_ == 0) {
+    std::error_code ec;
+    std::filesystem::resize_file(path_, 0, ec);
+    drop_reserve();
+  }
+  MPI_Barrier(comm_);
+  file_.reset();
+}
+
+void File::drop_reserve() {
+  if (!reserved_) return;
+  std::error_code ec;
+  if (rank_ == 0) std::filesystem::remove(path_ + kReserveSuffix, ec);
+  reserved_ = false;
+}
+
+void File::close() {
+  if (reserved_) {
+    if (rank_ == 0) drop_reserve();
+    reserved_ = false;
+    MPI_Barrier(comm_);
+  }
+  agreed([&] {
+    const hid_t id = file_.release();
+    if (id >= 0 && H5Fclose(id) < 0)
+      throw H5Error(path_ + ": cannot close the file (its last writes failed)");
+  });
 }
 
 File File::open_serial(const std::string& path) {
@@ -187,10 +280,13 @@ void File::write_rows_blocks(const std::string& name, Type type, std::uint64_t r
   const std::uint64_t width = cols > 0 ? static_cast<std::uint64_t>(cols) : 1;
   const hsize_t dims[2] = {rows, width};
   Handle fspace(H5Screate_simple(rank, dims, nullptr), H5Sclose, name + ": dataspace");
-  Handle lcpl = link_props();
-  Handle set(H5Dcreate2(file_.get(), name.c_str(), file_type(type), fspace.get(), lcpl.get(),
-                        H5P_DEFAULT, H5P_DEFAULT),
-             H5Dclose, path_ + ": cannot create dataset " + name);
+  Handle set;
+  agreed([&] {
+    Handle lcpl = link_props();
+    set = Handle(H5Dcreate2(file_.get(), name.c_str(), file_type(type), fspace.get(), lcpl.get(),
+                            H5P_DEFAULT, H5P_DEFAULT),
+                 H5Dclose, path_ + ": cannot create dataset " + name);
+  });
   // Collective transfers: every rank makes as many H5Dwrite calls as the rank with the most
   // blocks (with an empty selection once its own rows are done).
   std::uint64_t blocks = block_rows > 0 ? (count + block_rows - 1) / block_rows : 0;
@@ -203,28 +299,52 @@ void File::write_rows_blocks(const std::string& name, Type type, std::uint64_t r
     const std::uint64_t n = row < count ? std::min(block_rows, count - row) : 0;
     const hsize_t start[2] = {first + row, 0}, extent[2] = {n, width};
     const hsize_t mdims[2] = {n > 0 ? n : 1, width};
-    Handle mspace(H5Screate_simple(rank, mdims, nullptr), H5Sclose, name + ": memory space");
+    // Every rank calls H5Dwrite (collective) even if preparing its block failed; the outcome is
+    // agreed after it.
+    std::string error;
     const void* data = nullptr;
-    if (n > 0) {
-      check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr),
-            name + ": hyperslab");
-      data = block(row, n);
-      sum += checksum(data, type, (first + row) * width, n * width);
-    } else {
-      check(H5Sselect_none(fspace.get()), name + ": empty selection");
-      check(H5Sselect_none(mspace.get()), name + ": empty selection");
+    Handle mspace;
+    try {
+      mspace = Handle(H5Screate_simple(rank, mdims, nullptr), H5Sclose, name + ": memory space");
+      if (n > 0) {
+        check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr),
+              name + ": hyperslab");
+        data = block(row, n);
+        sum += checksum(data, type, (first + row) * width, n * width);
+      } else {
+        check(H5Sselect_none(fspace.get()), name + ": empty selection");
+        check(H5Sselect_none(mspace.get()), name + ": empty selection");
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+      H5Sselect_none(fspace.get());
+      if (mspace.get() >= 0) H5Sselect_none(mspace.get());
+      data = nullptr;
     }
-    check(H5Dwrite(set.get(), mem_type(type), mspace.get(), fspace.get(), x.get(), data),
-          path_ + ": cannot write dataset " + name);
+    errno = 0;
+    if (H5Dwrite(set.get(), mem_type(type), mspace.get() >= 0 ? mspace.get() : H5S_ALL,
+                 fspace.get(), x.get(), data) < 0 &&
+        error.empty())
+      error = path_ + ": cannot write dataset " + name + " (" + system_reason() + ")";
+    agreed([&] {
+      if (!error.empty()) throw H5Error(error);
+    });
   }
   if (parallel()) MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_UINT64_T, MPI_SUM, comm_);
-  put_attribute(set.get(), "units", units);
-  put_attribute(set.get(), "description", description);
-  put_attribute(set.get(), "checksum", sum);
+  agreed([&] {
+    put_attribute(set.get(), "units", units);
+    put_attribute(set.get(), "description", description);
+    put_attribute(set.get(), "checksum", sum);
+  });
 }
 
-void File::write_string(const std::string& name, const std::string& value,
+void File::write_string(const std::string& name, const std::string& value, const std::string& units,
                         const std::string& description) {
+  agreed([&] { write_string_here(name, value, units, description); });
+}
+
+void File::write_string_here(const std::string& name, const std::string& value,
+                             const std::string& units, const std::string& description) {
   Handle t = string_type(value.size());
   Handle space(H5Screate(H5S_SCALAR), H5Sclose, name + ": dataspace");
   Handle lcpl = link_props();
@@ -241,20 +361,22 @@ void File::write_string(const std::string& name, const std::string& value,
   Handle x = transfer(parallel());
   check(H5Dwrite(set.get(), t.get(), mspace.get(), fsel.get(), x.get(), padded.data()),
         path_ + ": cannot write dataset " + name);
-  put_attribute(set.get(), "units", "");
+  put_attribute(set.get(), "units", units);
   put_attribute(set.get(), "description", description);
   put_attribute(set.get(), "checksum", string_sum(value));
 }
 
 void File::attribute(const std::string& name, const std::string& value) {
-  put_attribute(file_.get(), name, value);
+  agreed([&] { put_attribute(file_.get(), name, value); });
 }
 void File::attribute(const std::string& name, std::int64_t value) {
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "scalar space");
-  Handle a(
-      H5Acreate2(file_.get(), name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-      H5Aclose, "attribute " + name);
-  check(H5Awrite(a.get(), H5T_NATIVE_INT64, &value), "attribute " + name);
+  agreed([&] {
+    Handle space(H5Screate(H5S_SCALAR), H5Sclose, "scalar space");
+    Handle a(
+        H5Acreate2(file_.get(), name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose, "attribute " + name);
+    check(H5Awrite(a.get(), H5T_NATIVE_INT64, &value), "attribute " + name);
+  });
 }
 
 bool File::exists(const std::string& name) const {
@@ -336,14 +458,37 @@ std::string File::read_string(const std::string& name) const {
   return value;
 }
 
+bool File::has_attribute(const std::string& object, const std::string& name) const {
+  return H5Aexists_by_name(file_.get(), object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
+}
+
+bool File::element_type_is(const std::string& name, Type type) const {
+  Handle set(H5Dopen2(file_.get(), name.c_str(), H5P_DEFAULT), H5Dclose,
+             path_ + ": cannot open dataset " + name);
+  Handle ftype(H5Dget_type(set.get()), H5Tclose, name + ": type");
+  const H5T_class_t cls = H5Tget_class(ftype.get());
+  return (is_float(type) ? cls == H5T_FLOAT : cls == H5T_INTEGER) &&
+         H5Tget_size(ftype.get()) == type_size(type);
+}
+
 std::string File::string_attribute(const std::string& object, const std::string& name) const {
-  if (H5Aexists_by_name(file_.get(), object.c_str(), name.c_str(), H5P_DEFAULT) <= 0)
+  if (!has_attribute(object, name))
     throw H5Error(path_ + ": " + object + " has no attribute '" + name + "'");
   Handle a(H5Aopen_by_name(file_.get(), object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
            H5Aclose, path_ + ": attribute " + name);
   Handle t(H5Aget_type(a.get()), H5Tclose, name + ": type");
-  if (H5Tget_class(t.get()) != H5T_STRING || H5Tis_variable_str(t.get()) > 0)
+  if (H5Tget_class(t.get()) != H5T_STRING)
     throw H5Error(path_ + ": attribute " + name + " of " + object + " is not a string");
+  if (H5Tis_variable_str(t.get()) > 0) {
+    Handle mem(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+    check(H5Tset_size(mem.get(), H5T_VARIABLE), "string size");
+    check(H5Tset_cset(mem.get(), H5Tget_cset(t.get())), "string character set");
+    char* text = nullptr;
+    check(H5Aread(a.get(), mem.get(), &text), path_ + ": attribute " + name);
+    std::string value = text != nullptr ? text : "";
+    H5free_memory(text);
+    return value;
+  }
   std::string value(H5Tget_size(t.get()), '\0');
   check(H5Aread(a.get(), t.get(), value.data()), path_ + ": attribute " + name);
   value.resize(std::strlen(value.c_str()));

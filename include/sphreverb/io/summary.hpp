@@ -1,0 +1,42 @@
+// DIR/summary.json: what the run did and cost, the derived quantities, the receivers' files and
+// the scene echo (docs/running.md, "Outputs"). One JSON object, numbers at full precision (every double
+// reads back bit for bit); non-finite numbers are written as null.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/core/timing.hpp"
+#include "sphreverb/io/output.hpp"
+
+namespace sphreverb::io {
+
+// The run's facts, gathered by the command (every field as the summary key of the same name).
+struct RunFacts {
+  std::int64_t particles = 0;
+  std::int64_t steps = 0;      // stage 2, in total
+  std::int64_t steps_run = 0;  // stage 2, by this process (fewer after a restart)
+  double wall_seconds = 0.0;   // stage 2, this process
+  double total_wall_seconds = 0.0;
+  double neighbours_per_particle = 0.0;
+  std::vector<std::int64_t> particles_per_rank;
+  std::int64_t rebuilds = 0;
+  // Stage 2 phase times, s per rank: mean and max over ranks (kPhaseNames order).
+  std::array<double, static_cast<std::size_t>(Phase::Count)> phase_mean{}, phase_max{};
+  double peak_bytes_total = 0.0, peak_bytes_max_rank = 0.0, baseline_bytes_total = 0.0;
+  double bytes_per_particle = 0.0;
+  std::int64_t stage1_steps = 0;
+  double stage1_wall_seconds = 0.0, stage1_kinetic_energy = 0.0;  // s, J
+  std::vector<ReceiverOutput> receivers;
+  std::vector<GroupOutput> groups;
+};
+
+// The summary document (pretty-printed JSON text).
+std::string summary_json(const Scene& scene, const RunFacts& facts);
+// Writes it to `path` atomically (run_dir.hpp).
+void write_summary(const std::string& path, const Scene& scene, const RunFacts& facts);
+
+}  // namespace sphreverb::io

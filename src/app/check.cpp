@@ -1,0 +1,34 @@
+// `sphreverb check SCENE.ini [--ranks N] [...]`: validates the scene and prints what the run
+// would cost; runs nothing and writes nothing.
+#include <iostream>
+
+#include "app/detail/report.hpp"
+#include "parallel/detail/mpi.hpp"
+#include "sphreverb/app/app.hpp"
+#include "sphreverb/core/log.hpp"
+
+namespace sphreverb {
+
+int check_command(const Command& cmd, MPI_Comm comm) {
+  const int rank = detail::rank_of(comm);
+  setup_logging(rank);
+  try {
+    const Scene scene = load_scene(cmd.scene, cmd.overrides);
+    const Decomposition dec = Decomposition::of(scene);
+    const int ranks = cmd.ranks > 0 ? cmd.ranks : detail::size_of(comm);
+    if (rank == 0) std::cout << app::describe(scene, dec, ranks);
+    if (ranks > dec.max_ranks) {
+      if (rank == 0)
+        logger("run")->error(
+            "{}: too thin for {} ranks: at most {} (each slab must be at least {} m thick)",
+            cmd.scene, ranks, dec.max_ranks, scene.derived.halo_width);
+      return kExitBadInput;
+    }
+    return kExitOk;
+  } catch (const std::exception& e) {
+    if (rank == 0) logger("run")->error("{}", e.what());
+    return kExitBadInput;
+  }
+}
+
+}  // namespace sphreverb

@@ -1,0 +1,123 @@
+#include "app/detail/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <sstream>
+
+#include "sphreverb/io/checkpoint.hpp"
+#include "sphreverb/io/output.hpp"
+#include "sphreverb/physics/dispersion.hpp"
+#include "sphreverb/physics/kernel.hpp"
+
+namespace sphreverb::app {
+
+namespace {
+
+// Bytes per particle of the solver's storage, estimated for `check` (owned particles; halo
+// copies and ghosts add their share through `copies`).
+double bytes_per_particle(const Scene& s, double copies) {
+  const double list_radius = s.derived.halo_width / s.fluid.spacing;
+  const double listed = 4.0 / 3.0 * std::numbers::pi * list_radius * list_radius * list_radius;
+  const double fields = 15 * 8.0, rebuild_copy = 3 * 8.0, scratch = 8.0;
+  return fields * (1.0 + copies) + rebuild_copy + scratch * (1.0 + copies) + 4.0 * (listed + 1.0);
+}
+
+// "  room walls ..." : how the [room] faces are built and what they are.
+std::string room_walls_line(const Scene& s) {
+  if (!s.room.present) return "";
+  std::ostringstream o;
+  o.precision(4);
+  const Derived& d = s.derived;
+  o << "  room walls           " << (d.mirror_room ? "mirror" : "tethered force walls") << ":";
+  for (int f = 0; f < 6; ++f) {
+    o << " " << room_face_key(f).substr(9) << " " << s.room.face_material[f];
+    if (d.mirror_room && d.room_admittance[f] > 0.0)
+      o << " (R = " << 1.0 / d.room_admittance[f] << " Pa s/m)";
+  }
+  o << "\n";
+  return o.str();
+}
+
+// "  hyperdiffusion ..." with the T60 cap it puts on a plane wave at f_max (interactions.hpp).
+std::string hyperdiffusion_line(const Scene& s) {
+  const FluidSpec& f = s.fluid;
+  if (f.hyperdiffusion <= 0.0) return "  hyperdiffusion       off\n";
+  const double k = 2.0 * std::numbers::pi * s.derived.f_max / f.sound_speed;
+  const double rate = f.hyperdiffusion * f.sound_speed * std::pow(f.spacing, 3) * std::pow(k, 4);
+  std::ostringstream o;
+  o.precision(3);
+  o << "  hyperdiffusion       " << f.hyperdiffusion << " (every " << kHyperdiffusionEvery
+    << " steps): T60 cap " << 2.0 * std::log(1e3) / rate << " s at f_max, ~f^-4 below\n";
+  return o.str();
+}
+
+// "  checkpoints ...": sizes at the end of stage 1 (all the input still to play) and at the end
+// of the run (every receiver record), and the cadence.
+std::string checkpoints_line(const Scene& s, const Decomposition& dec) {
+  const Derived& d = s.derived;
+  const bool builtin = s.emitter.input == "impulse" || s.emitter.input == "sweep";
+  const double input = static_cast<double>(d.samples);  // samples of a built-in input
+  const double first = checkpoint_bytes(s, dec.particles, 0, builtin ? input : 0.0);
+  const double last = checkpoint_bytes(s, dec.particles, d.steps, 0.0);
+  std::ostringstream o;
+  o.precision(4);
+  o << "  checkpoints          ~" << first * 1e-6 << " MB"
+    << (builtin ? "" : " plus 8 bytes per input sample still to play") << " after stage 1, ~"
+    << last * 1e-6 << " MB at the end (receiver records grow "
+    << 8.0 * static_cast<double>(s.receivers.size()) << " bytes per step)";
+  if (s.output.checkpoint_every > 0)
+    o << ", every " << std::max<std::int64_t>(1, std::llround(s.output.checkpoint_every / d.dt))
+      << " steps (" << s.output.checkpoint_every << " s)";
+  o << "; " << s.output.keep_checkpoints << " kept\n";
+  return o.str();
+}
+
+}  // namespace
+
+double checkpoint_bytes(const Scene& s, std::int64_t particles, std::int64_t acoustic_steps,
+                        double input_samples_left) {
+  const double records =
+      static_cast<double>(s.receivers.size()) * static_cast<double>(acoustic_steps + 1);
+  return static_cast<double>(particles) * kCheckpointBytesPerParticle + 8.0 * records +
+         8.0 * input_samples_left + static_cast<double>(s.text.size()) + kCheckpointOverhead;
+}
+
+std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
+  const Derived& d = s.derived;
+  const double slab = (s.fluid.fill_max[dec.axis] - s.fluid.fill_min[dec.axis]) / ranks;
+  const double copies = (ranks > 1 ? 2.0 : 0.0) * d.halo_width / slab;
+  const double per_rank = static_cast<double>(dec.particles) / ranks;
+  std::ostringstream o;
+  o.precision(4);
+  o << "scene " << s.path << "\n"
+    << "  particles            " << dec.particles << " (spacing " << s.fluid.spacing * 1e3
+    << " mm, h = " << d.h * 1e3 << " mm, " << to_string(s.fluid.kernel) << ")\n"
+    << "  time step            " << d.dt * 1e6 << " us = 1/(" << s.time.sample_rate << " Hz x "
+    << d.substeps << " substeps); CFL bound " << d.dt_cfl * 1e6 << " us";
+  if (std::isfinite(d.dt_wall)) o << ", wall bound " << d.dt_wall * 1e6 << " us";
+  o << "\n"
+    << "  steps                " << d.steps << " for " << s.time.duration * 1e3 << " ms ("
+    << d.samples << " samples), plus stage 1 (at most " << s.equilibrium.max_steps << ")\n"
+    << "  particle-steps       " << static_cast<double>(dec.particles * d.steps) << "\n"
+    << "  highest usable freq. " << d.f_max << " Hz, the lower of the air's " << d.f_max_bulk
+    << " Hz (" << d.ppw_min << " spacings per wavelength, where the phase-speed error of "
+    << to_string(s.fluid.kernel) << " at h/dx = " << s.fluid.h_over_dx << " with the "
+    << to_string(s.fluid.gradient_correction) << " gradient reaches " << 100 * kFmaxPhaseError
+    << " %, V1) and the force walls' " << d.f_max_walls << " Hz (" << kForceWallPpw
+    << " spacings per wavelength, V6); "
+    << (s.output.lowpass ? "output low-passed at "
+                         : "output NOT low-passed there ([output] "
+                           "lowpass = false), anti-aliased at ")
+    << output_cutoff(s) << " Hz\n"
+    << room_walls_line(s) << hyperdiffusion_line(s) << "  ranks                " << ranks
+    << " of at most " << dec.max_ranks << " (slabs along "
+    << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
+    << "  memory per rank      ~" << per_rank * bytes_per_particle(s, copies) / 1048576.0
+    << " MiB (" << bytes_per_particle(s, copies) << " bytes per particle)\n"
+    << checkpoints_line(s, dec);
+  for (const auto& w : s.warnings) o << "  warning: " << w << "\n";
+  return o.str();
+}
+
+}  // namespace sphreverb::app

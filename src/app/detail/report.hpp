@@ -1,0 +1,20 @@
+// The scene report that `check` prints and a run logs: particles, time step, steps, highest
+// usable frequency, walls, ranks, memory and checkpoint sizes.
+#pragma once
+
+#include <string>
+
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/solver/simulation.hpp"
+
+namespace sphreverb::app {
+
+// Lines ending in '\n'; `ranks` is the rank count evaluated.
+std::string describe(const Scene& scene, const Decomposition& dec, int ranks);
+
+// Bytes of one checkpoint file at stage-2 step `acoustic_steps` (closed-form: the particle
+// datasets, the receivers' records so far, the input still to play, plus kCheckpointOverhead).
+double checkpoint_bytes(const Scene& scene, std::int64_t particles, std::int64_t acoustic_steps,
+                        double input_samples_left);
+
+}  // namespace sphreverb::app

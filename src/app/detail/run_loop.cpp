@@ -1,0 +1,180 @@
+#include "app/detail/run_loop.hpp"
+
+#include <array>
+#include <iomanip>
+#include <sstream>
+
+#include "app/detail/checkpointer.hpp"
+#include "app/detail/report.hpp"
+#include "parallel/detail/mpi.hpp"
+#include "sphreverb/app/exit_codes.hpp"
+#include "sphreverb/app/stop_signal.hpp"
+#include "sphreverb/core/log.hpp"
+#include "sphreverb/core/timing.hpp"
+#include "sphreverb/io/checkpoint.hpp"
+#include "sphreverb/io/output.hpp"
+#include "sphreverb/io/summary.hpp"
+#include "sphreverb/parallel/collective.hpp"
+
+namespace sphreverb::app {
+
+using detail::rank_of;
+using detail::size_of;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Stage 2's phase times (mean and max over ranks) and the peak memory (VmHWM) of every rank,
+// reduced onto every rank; the solver's bytes per particle are the ranks' peak resident memory
+// above what they held before the simulation was built (MPI, libraries, the scene, the input).
+// Collective.
+void measure_costs(const Simulation& sim, double baseline, MPI_Comm comm, io::RunFacts& f) {
+  const auto& mine = sim.timings().all();
+  MPI_Allreduce(mine.data(), f.phase_mean.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
+                MPI_SUM, comm);
+  MPI_Allreduce(mine.data(), f.phase_max.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_MAX,
+                comm);
+  for (double& m : f.phase_mean) m /= size_of(comm);
+  double mem[2] = {static_cast<double>(peak_resident_bytes()), baseline};
+  MPI_Allreduce(MPI_IN_PLACE, mem, 2, MPI_DOUBLE, MPI_SUM, comm);
+  f.peak_bytes_total = mem[0], f.baseline_bytes_total = mem[1];
+  f.peak_bytes_max_rank = static_cast<double>(peak_resident_bytes());
+  MPI_Allreduce(MPI_IN_PLACE, &f.peak_bytes_max_rank, 1, MPI_DOUBLE, MPI_MAX, comm);
+  f.bytes_per_particle = f.particles > 0 ? (f.peak_bytes_total - f.baseline_bytes_total) /
+                                               static_cast<double>(f.particles)
+                                         : 0.0;
+}
+
+void log_costs(const io::RunFacts& f) {
+  auto log = logger("run");
+  std::ostringstream split;
+  split.precision(3);
+  for (std::size_t k = 0; k < kPhaseNames.size(); ++k)
+    split << (k ? ", " : "") << kPhaseNames[k] << " " << std::fixed << f.phase_mean[k] << " s ("
+          << std::setprecision(1)
+          << (f.wall_seconds > 0 ? 100.0 * f.phase_mean[k] / f.wall_seconds : 0.0) << " %)"
+          << std::setprecision(3);
+  log->info("stage 2 phases (mean per rank): {}", split.str());
+  log->info(
+      "peak memory: {:.1f} MiB on the largest rank, {:.0f} bytes per particle above "
+      "the start-up baseline",
+      f.peak_bytes_max_rank / 1048576.0, f.bytes_per_particle);
+}
+
+// Rank 0: every output file under a temporary name, then all committed together.
+void write_outputs(const Scene& scene, const io::RunDir& dir, const Simulation& sim,
+                   io::RunFacts& facts, std::chrono::steady_clock::time_point start) {
+  auto log = logger("run");
+  io::StagedFiles staged;
+  facts.receivers = write_receiver_wavs(scene, sim.receivers(), dir.path(), &staged);
+  facts.groups = write_group_wavs(scene, facts.receivers, dir.path(), &staged);
+  if (scene.output.energy) staged.write_text(dir.energy_csv(), energy_csv(sim.energy()));
+  facts.total_wall_seconds = seconds_since(start);
+  staged.write_text(dir.summary(), io::summary_json(scene, facts));
+  staged.commit_all();
+  for (const GroupOutput& g : facts.groups)
+    log->info("wrote {}/{} and {} ({} channels)", dir.path(), g.wav, g.raw_wav, g.channels.size());
+  for (const ReceiverOutput& o : facts.receivers)
+    log->info("wrote {}/{} and {} ({} samples, peak {:.3g} Pa)", dir.path(), o.wav, o.raw_wav,
+              o.samples, o.peak_pascal);
+}
+
+}  // namespace
+
+io::RunDirLock take_output_dir(const Scene& scene, const io::RunDir& dir, bool fresh,
+                               const std::string& origin, MPI_Comm comm) {
+  on_root<OutputDirError>(comm, [&] {
+    try {
+      dir.ensure_writable();
+    } catch (const std::exception& e) {
+      throw OutputDirError(std::string(e.what()) + " (the output directory, " + origin + ")");
+    }
+  });
+  io::RunDirLock lock;
+  on_root<OutputDirBusy>(comm, [&] { lock = io::RunDirLock::acquire(dir); });
+  on_root<OutputDirError>(comm, [&] { dir.clear_outputs(scene, fresh); });
+  return lock;
+}
+
+int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, const Signal& input,
+                 MPI_Comm comm, std::chrono::steady_clock::time_point start, double baseline) {
+  auto log = logger("run");
+  if (rank_of(comm) == 0) {
+    std::istringstream lines(describe(scene, sim.decomposition(), size_of(comm)));
+    for (std::string line; std::getline(lines, line);) log->info("{}", line);
+  }
+  Checkpointer ckpt(scene, dir, sim, input, comm);
+  sim.on_step([&] { ckpt.after_step(); });
+  sim.on_stop_probe(stop_requested);
+  const bool stage1_pending = sim.run_state().stage == 1;
+  const StageStats st1 = sim.equilibrate();
+  if (stage1_pending) ckpt.write("end of stage 1");
+  const StageStats st2 = sim.record(input);
+  ckpt.write("end of run");
+  sim.on_step({});
+
+  io::RunFacts facts;
+  facts.particles = sim.global_particles();
+  facts.steps = st2.steps, facts.steps_run = st2.steps_run, facts.wall_seconds = st2.wall_seconds;
+  facts.neighbours_per_particle = sim.neighbours_per_particle();
+  facts.particles_per_rank = sim.particles_per_rank();
+  facts.rebuilds = sim.rebuilds();
+  facts.stage1_steps = st1.steps, facts.stage1_wall_seconds = st1.wall_seconds;
+  facts.stage1_kinetic_energy = st1.final_energy;
+  const double rate = st2.wall_seconds > 0
+                          ? static_cast<double>(facts.particles * st2.steps_run) / st2.wall_seconds
+                          : 0.0;
+  log->info(
+      "stage 2: {} steps in {:.2f} s: {:.3g} particle-steps/s ({:.3g} per rank), {} "
+      "neighbour rebuilds, {:.1f} neighbours per particle",
+      st2.steps_run, st2.wall_seconds, rate, rate / size_of(comm), facts.rebuilds,
+      facts.neighbours_per_particle);
+  measure_costs(sim, baseline, comm, facts);
+  log_costs(facts);
+  const double wall_so_far = seconds_since(start);
+  log->info("checkpoints: {} written, {:.3g} MB, {:.3f} s ({:.2f} % of the wall time)",
+            ckpt.count(), ckpt.bytes() * 1e-6, ckpt.seconds(),
+            wall_so_far > 0 ? 100.0 * ckpt.seconds() / wall_so_far : 0.0);
+  on_root(comm, [&] { write_outputs(scene, dir, sim, facts, start); });
+  log->info("done in {:.1f} s", seconds_since(start));
+  return kExitOk;
+}
+
+int exit_code_of(const std::exception_ptr& ep, int code, const std::string& scene_path,
+                 MPI_Comm comm) {
+  const int rank = rank_of(comm);
+  auto error = [&](const std::string& message, int exit_code) {
+    if (rank == 0) logger("run")->error("{}", message);
+    return exit_code;
+  };
+  try {
+    std::rethrow_exception(ep);
+  } catch (const Interrupted& e) {
+    if (rank == 0) logger("run")->warn("{}", e.what());
+    return kExitCheckpointed;
+  } catch (const CheckpointError& e) {
+    return error(e.what(), kExitBadInput);
+  } catch (const SceneError& e) {  // every rank parsed the same file, or rank 0 broadcast it
+    return error(e.what(), kExitBadInput);
+  } catch (const SignalError& e) {
+    return error(e.what(), kExitBadInput);
+  } catch (const DecompositionError& e) {
+    return error(scene_path + ": " + e.what(), kExitBadInput);
+  } catch (const OutputDirBusy& e) {
+    return error(e.what(), kExitBadInput);
+  } catch (const OutputDirError& e) {
+    return error(e.what(), kExitRunFailed);
+  } catch (const CollectiveError& e) {
+    return error(e.what(), code);
+  } catch (const std::exception& e) {
+    // Raised on this rank alone: the others may wait in a collective, so end the whole job.
+    logger("run")->critical("rank {}: {}", rank, e.what());
+    if (size_of(comm) > 1) MPI_Abort(comm, kExitRunFailed);
+    return kExitRunFailed;
+  }
+}
+
+}  // namespace sphreverb::app

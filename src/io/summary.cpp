@@ -1,0 +1,116 @@
+#include "sphreverb/io/summary.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <numbers>
+
+#include "sphreverb/core/version.hpp"
+#include "sphreverb/io/run_dir.hpp"
+#include "sphreverb/physics/dispersion.hpp"
+#include "sphreverb/physics/material.hpp"
+
+namespace sphreverb::io {
+
+namespace {
+
+using Json = nlohmann::ordered_json;  // keys in insertion order, as documented
+
+Json phases(const RunFacts& f) {
+  Json j = Json::object();
+  for (std::size_t k = 0; k < kPhaseNames.size(); ++k)
+    j[std::string(kPhaseNames[k])] = {
+        {"seconds", f.phase_mean[k]},
+        {"max_seconds", f.phase_max[k]},
+        {"fraction", f.wall_seconds > 0 ? f.phase_mean[k] / f.wall_seconds : 0.0}};
+  return j;
+}
+
+Json derived(const Scene& s) {
+  const Derived& d = s.derived;
+  return {{"h_m", d.h},
+          {"support_m", d.support},
+          {"particle_mass_kg", d.particle_mass},
+          {"dt_s", d.dt},
+          {"substeps", d.substeps},
+          {"samples", d.samples},
+          {"f_max_Hz", d.f_max},
+          {"lowpass_Hz", output_cutoff(s)},
+          {"f_max_bulk_Hz", d.f_max_bulk},
+          {"f_max_walls_Hz", d.f_max_walls},
+          {"ppw_at_f_max", d.ppw_min},
+          {"phase_error_at_f_max", kFmaxPhaseError},
+          {"lowpass", s.output.lowpass},
+          {"room_walls", !s.room.present ? "none" : (d.mirror_room ? "mirror" : "tethered")},
+          {"hyperdiffusion", s.fluid.hyperdiffusion}};
+}
+
+// Every material given by its absorption: the wall model's normal-incidence alpha at the band
+// centres (what the tethered wall is built to give; V6 measures the discrete wall against it).
+Json materials(const Scene& s) {
+  Json j = Json::object();
+  for (const MaterialSpec& m : s.materials) {
+    if (m.rigid || m.absorption.empty()) continue;
+    std::vector<double> model;
+    for (double f : kOctaveBands) {
+      const double w = 2.0 * std::numbers::pi * f;
+      model.push_back(
+          normal_absorption(m.impedance.at(w) / (s.fluid.rest_density * s.fluid.sound_speed)));
+    }
+    j[m.name] = {
+        {"absorption", m.absorption}, {"model_absorption_at_bands", model}, {"fit_rms", m.fit_rms}};
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string summary_json(const Scene& s, const RunFacts& f) {
+  Json j;
+  j["particles"] = f.particles;
+  j["steps"] = f.steps;
+  j["wall_seconds"] = f.wall_seconds;
+  j["particle_steps_per_second"] =
+      f.wall_seconds > 0 ? static_cast<double>(f.particles * f.steps_run) / f.wall_seconds : 0.0;
+  j["neighbours_per_particle"] = f.neighbours_per_particle;
+  j["ranks"] = static_cast<int>(f.particles_per_rank.size());
+  j["particles_per_rank"] = f.particles_per_rank;
+  j["rebuilds"] = f.rebuilds;
+  j["total_wall_seconds"] = f.total_wall_seconds;
+  j["phases"] = phases(f);  // stage 2, seconds per rank (mean and max over ranks)
+  j["memory"] = {{"peak_bytes_total", f.peak_bytes_total},
+                 {"peak_bytes_max_rank", f.peak_bytes_max_rank},
+                 {"baseline_bytes_total", f.baseline_bytes_total},
+                 {"bytes_per_particle", f.bytes_per_particle}};
+  j["equilibrium"] = {{"steps", f.stage1_steps},
+                      {"wall_seconds", f.stage1_wall_seconds},
+                      {"kinetic_energy_J", f.stage1_kinetic_energy}};
+  j["derived"] = derived(s);
+  j["materials"] = materials(s);
+  j["receivers"] = Json::array();
+  for (const ReceiverOutput& o : f.receivers)
+    j["receivers"].push_back({{"name", o.name},
+                              {"wav", o.wav},
+                              {"raw_wav", o.raw_wav},
+                              {"samples", o.samples},
+                              {"peak_Pa", o.peak_pascal},
+                              {"reference_density_kg_m3", o.reference_density}});
+  j["groups"] = Json::array();
+  for (const GroupOutput& g : f.groups)
+    j["groups"].push_back(
+        {{"name", g.name}, {"wav", g.wav}, {"raw_wav", g.raw_wav}, {"channels", g.channels}});
+  if (s.output.energy) j["energy_csv"] = RunDir::kEnergyName;
+  j["versions"] = Json::object();
+  for (const auto& [name, v] : versions()) j["versions"][name] = v;
+  j["scene_path"] = s.path;
+  j["scene_overrides"] = Json::object();
+  for (const auto& [k, v] : s.overrides) j["scene_overrides"][k] = v;
+  j["scene"] = s.text;
+  // Invalid UTF-8 in the scene text is replaced, never an exception.
+  return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+void write_summary(const std::string& path, const Scene& s, const RunFacts& f) {
+  write_file_atomically(path, summary_json(s, f));
+}
+
+}  // namespace sphreverb::io
