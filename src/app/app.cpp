@@ -320,8 +320,8 @@ class Checkpointer {
     }
     if (stop) {
       write("signal");
-      throw Interrupted("stopped by signal " + std::to_string(stop_signal()) + " at step " +
-                        std::to_string(step) + ": checkpoint " + last_path_ +
+      throw Interrupted("stopped by signal " + std::to_string(sim_.stop_signal_agreed()) +
+                        " at step " + std::to_string(step) + ": checkpoint " + last_path_ +
                         "; continue with: sphreverb restart " + last_path_);
     }
   }
@@ -397,7 +397,7 @@ int continue_run(const Scene& scene, const std::string& dir, Simulation& sim, co
   }
   Checkpointer ckpt(scene, dir, sim, input, comm);
   sim.on_step([&] { ckpt.after_step(); });
-  sim.on_stop_probe(stop_requested);
+  sim.on_stop_probe(stop_signal);
   const bool stage1_pending = sim.run_state().stage == 1;
   const StageStats st1 = sim.equilibrate();
   if (stage1_pending) ckpt.write("end of stage 1");

@@ -99,6 +99,9 @@ std::int64_t read_i64(const File& f, const std::string& name) {
   return read_all<std::int64_t>(f, name, Type::I64, 0, 1)[0];
 }
 
+// The rebuild positions [N, 3]: optional (files without them restart at the current positions).
+constexpr const char* kRebuildPosition = "/particles/rebuild_position";
+
 // The particle datasets needed to continue (all [N] or [N, 3]).
 struct ParticleSet {
   const char* name;
@@ -115,7 +118,7 @@ constexpr ParticleSet kParticleSets[] = {{"/particles/position", 3, Type::F64},
 // derived ones are assembled in bounded blocks (File::write_rows_chunked), so a checkpoint adds
 // no copy of the particles to the peak memory.
 void write_particles(File& f, const Scene& scene, const Particles& p, std::uint64_t total,
-                     std::uint64_t first, int rank) {
+                     std::uint64_t first, int rank, const SimulationState& state) {
   const std::size_t n = p.n_owned;
   auto put3 = [&](const std::vector<double>& a, const std::vector<double>& b,
                   const std::vector<double>& c, const char* name, const char* units,
@@ -134,6 +137,17 @@ void write_particles(File& f, const Scene& scene, const Particles& p, std::uint6
        "velocity v^(n-1/2) of the staggered leap-frog, half a step before /run/time");
   f.write_rows("/particles/density", Type::F64, p.rho.data(), total, 0, first, n, "kg/m^3",
                "density rho^n (continuity equation)");
+  if (state.rebuild_position(0))
+    f.write_rows_chunked(
+        kRebuildPosition, Type::F64, total, 3, first, n,
+        [&](std::uint64_t row, std::uint64_t count, void* out) {
+          auto* v = static_cast<double*>(out);
+          for (std::uint64_t k = 0; k < count; ++k)
+            for (int a = 0; a < 3; ++a) v[3 * k + a] = state.rebuild_position(a)[row + k];
+        },
+        "m",
+        "position at the last neighbour-list rebuild: a restart rebuilds from it (optional; "
+        "without it the restart rebuilds at /particles/position)");
   // The rest position is the lattice site of the id (the solver keeps no copy of it).
   const Lattice lattice = make_lattice(scene);
   f.write_rows_chunked(
@@ -281,7 +295,7 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     f.attribute("ranks", static_cast<std::int64_t>(size));
     f.attribute("step", step);
 
-    write_particles(f, scene, particles, total, first, rank);
+    write_particles(f, scene, particles, total, first, rank, state);
 
     const Simulation::RunState& r = state.run;
     scalar(f, "/run/step", step, "1", "steps since the run began, stage 1 included");
@@ -423,6 +437,12 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
     if (!ok) throw H5Error(path + ": dataset " + s.name + " has the wrong shape");
     particle_sums.push_back(f.stored_checksum(s.name));
   }
+  if (f.exists(kRebuildPosition)) {
+    const auto dims = f.shape(kRebuildPosition);
+    if (dims.size() != 2 || dims[0] != n || dims[1] != 3)
+      throw H5Error(path + ": dataset " + std::string(kRebuildPosition) + " has the wrong shape");
+    particle_sums.push_back(f.stored_checksum(kRebuildPosition));
+  }
 
   SimulationState& st = c.state;
   c.step = read_i64(f, "/run/step");
@@ -507,8 +527,12 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
   c.receiver_names = split_lines(names);
   bcast(c.step, comm), bcast(c.particles, comm), bcast(c.time, comm), bcast(c.dt, comm);
   bcast(c.state.run, comm), bcast(c.state.acoustic_steps, comm), bcast(c.state.rebuilds, comm);
-  sums.resize(std::size(kParticleSets));
+  // One more sum when the file holds the rebuild positions.
+  std::uint64_t sets = sums.size();
+  MPI_Bcast(&sets, 1, MPI_UINT64_T, 0, comm);
+  sums.resize(sets);
   MPI_Bcast(sums.data(), static_cast<int>(sums.size()), MPI_UINT64_T, 0, comm);
+  const bool has_rebuild = sets > std::size(kParticleSets);
 
   // Each rank reads an even block of rows; import_state() sends them to their owners.
   const auto n = static_cast<std::uint64_t>(c.particles);
@@ -535,6 +559,14 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
     // rest_position: checked (checksum) but not kept, the lattice site of the key is.
     got[3] = f.read_rows(kParticleSets[3].name, Type::F64, v3.data(), 3, lo, m);
     got[4] = f.read_rows("/particles/key", Type::I64, p.key.data(), 0, lo, m);
+    if (has_rebuild) {
+      SimulationState& st = c.state;
+      st.rebuild_x.resize(m), st.rebuild_y.resize(m), st.rebuild_z.resize(m);
+      got[5] = f.read_rows(kRebuildPosition, Type::F64, v3.data(), 3, lo, m);
+      for (std::size_t i = 0; i < m; ++i)
+        st.rebuild_x[i] = v3[3 * i], st.rebuild_y[i] = v3[3 * i + 1],
+        st.rebuild_z[i] = v3[3 * i + 2];
+    }
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -545,8 +577,10 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
                 comm);
   for (std::size_t k = 0; k < got.size(); ++k)
     if (got[k] != sums[k])
-      throw CheckpointError(path + ": dataset " + kParticleSets[k].name +
-                            " fails its checksum (the file is damaged)");
+      throw CheckpointError(
+          path + ": dataset " +
+          (k < std::size(kParticleSets) ? kParticleSets[k].name : kRebuildPosition) +
+          " fails its checksum (the file is damaged)");
   return c;
 }
 

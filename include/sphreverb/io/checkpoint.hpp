@@ -11,7 +11,9 @@
 //                last_acceleration
 //   /receivers/  names, position [R,3], reference_density [R], density [R,S] (every record)
 //   /particles/  position [N,3], velocity [N,3] (t - dt/2), density [N], rest_position [N,3],
-//                key [N], and for viewing only: pressure [N] (p'), rank [N], index [N] (0..N-1)
+//                key [N], rebuild_position [N,3] (optional: the positions at the last
+//                neighbour-list rebuild, which a restart rebuilds from), and for viewing only:
+//                pressure [N] (p'), rank [N], index [N] (0..N-1)
 //
 // Every dataset carries `units`, `description` and `checksum` (order-free, over its elements).
 // Files are written as DIR/checkpoints/.step_NNNNNNNNN.h5.partial and renamed to step_NNNNNNNNN.h5
