@@ -21,6 +21,7 @@
 #include "sphreverb/audio/resample.hpp"
 #include "sphreverb/audio/test_signals.hpp"
 #include "sphreverb/audio/wav.hpp"
+#include "sphreverb/solver/cost.hpp"
 #include "sphreverb/solver/simulation.hpp"
 #include "sphreverb/solver/simulation_state.hpp"
 #include "sphreverb/io/snapshot.hpp"
@@ -271,7 +272,9 @@ int check_command(const Command& cmd, MPI_Comm comm) {
     const Scene scene = load_scene(cmd.scene, cmd.overrides);
     const Decomposition dec = Decomposition::of(scene);
     const int ranks = cmd.ranks > 0 ? cmd.ranks : size_of(comm);
-    if (rank_of(comm) == 0) std::cout << describe(scene, dec, ranks);
+    if (rank_of(comm) == 0)
+      std::cout << describe(scene, dec, ranks)
+                << cost_report(scene, estimate_cost(scene, dec, ranks));
     if (ranks > dec.max_ranks) {
       if (rank_of(comm) == 0)
         logger("run")->error(
@@ -504,6 +507,7 @@ int run_command(const Command& cmd, MPI_Comm comm) {
     Signal input;
     on_root<SignalError>(comm, [&] { input = load_input(scene); });
 
+    refuse_if_out_of_memory(scene, Decomposition::of(scene), comm);  // DecompositionError
     code = kExitRunFailed;
     const double baseline = static_cast<double>(resident_bytes());
     Simulation sim(scene, comm);  // DecompositionError: bad input
