@@ -34,7 +34,8 @@ TEST(Cost, LargeRoomWarnsOfItsCheckpointVolume) {
   const Decomposition dec = Decomposition::of(s);
   const CostEstimate c = estimate_cost(s, dec, 32);
   EXPECT_EQ(c.particles, dec.particles);
-  EXPECT_DOUBLE_EQ(c.particle_steps, static_cast<double>(dec.particles) * s.derived.steps);
+  EXPECT_DOUBLE_EQ(c.particle_steps,
+                   static_cast<double>(dec.particles) * static_cast<double>(s.derived.steps));
   EXPECT_DOUBLE_EQ(c.wall_seconds, c.particle_steps / (kParticleStepsPerCoreSecond * 32));
   EXPECT_DOUBLE_EQ(c.core_hours * 3600.0, c.wall_seconds * 32);
   // Every 0.01 s (the default cadence) for 1 s, plus the ends of stage 1 and of the run.
