@@ -6,10 +6,10 @@
 #include <numeric>
 #include <sstream>
 
+#include "sphreverb/core/log.hpp"
 #include "sphreverb/parallel/energy.hpp"
 #include "sphreverb/physics/integrator.hpp"
 #include "sphreverb/physics/kernel.hpp"
-#include "sphreverb/core/log.hpp"
 #include "sphreverb/solver/plane_counts.hpp"
 
 namespace sphreverb {
@@ -132,23 +132,29 @@ bool Simulation::finish_rebuild_check() {
   const double worst = check_[0];
   stop_signal_ = static_cast<int>(check_[1]);
   stop_agreed_ = stop_signal_ != 0;
-  const double limit = scene_.derived.support;
+  // A particle outside the fill box by more than the halo width is further than that from its
+  // site, which is inside: only then is the exact test needed.
+  const double limit = scene_.derived.halo_width;
   if (worst == HUGE_VAL || check_[2] > limit) stability_check(limit);
   const double half_skin = 0.5 * scene_.derived.skin;
   return worst > half_skin * half_skin;
 }
 
 void Simulation::stability_check(double limit) {
-  // This rank's furthest particle (a non-finite position counts as infinitely far).
+  // This rank's particle furthest outside the fill box (a non-finite position counts as
+  // infinitely far).
+  const Vec3 lo = scene_.fluid.fill_min, hi = scene_.fluid.fill_max;
   struct {
     double distance;
     int rank;
-  } far = {0.0, rank_};
+  } far = {-HUGE_VAL, rank_};
   std::size_t which = 0;
   for (std::size_t i = 0; i < p_.n_owned; ++i) {
-    const double d = norm(p_.position(i) - lattice_.site_of(p_.id(i)));
-    const double dd = std::isfinite(d) ? d : HUGE_VAL;
-    if (dd > far.distance) far.distance = dd, which = i;
+    const Vec3 x = p_.position(i);
+    double out = -HUGE_VAL;
+    for (int a = 0; a < 3; ++a) out = std::max({out, lo[a] - x[a], x[a] - hi[a]});
+    if (!std::isfinite(x.x + x.y + x.z)) out = HUGE_VAL;
+    if (out > far.distance) far.distance = out, which = i;
   }
   MPI_Allreduce(MPI_IN_PLACE, &far, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm_);
   if (!(far.distance > limit)) return;
@@ -169,8 +175,10 @@ void Simulation::stability_check(double limit) {
   if (far.distance == HUGE_VAL)
     msg << "not a finite position";
   else
-    msg << far.distance << " m from its lattice site (" << site.x << ", " << site.y << ", "
-        << site.z << ") m, more than the kernel support 2h = " << limit << " m";
+    msg << far.distance << " m outside the fill box [" << lo.x << " " << lo.y << " " << lo.z
+        << "] .. [" << hi.x << " " << hi.y << " " << hi.z << "] m (more than the halo width "
+        << limit << " m; its lattice site is (" << site.x << ", " << site.y << ", " << site.z
+        << ") m)";
   msg << "; reduce [time] cfl, the wall stiffness or the emitter deflection";
   throw InstabilityError(msg.str());
 }

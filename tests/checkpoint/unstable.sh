@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A runaway particle stops the run early with exit 3 and a message naming the step, the time and
 # the particle's position, before the neighbour grid grows with the particles' bounding box: a
-# 10 cm displacement-driven disc (1 and 2 ranks), and a CFL number of 1 at 8.8 kHz. No WAV is
+# 10 cm displacement-driven disc (1 and 2 ranks), and a CFL number of 1 at 8.8 kHz: a particle
+# leaves the room. No WAV is
 # written, and the end-of-stage-1 checkpoint stays the last one.
 #   unstable.sh SPHREVERB SOURCE_DIR WORK_DIR
 source "$(dirname "$0")/common.sh"

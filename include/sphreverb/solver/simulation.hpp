@@ -13,20 +13,20 @@
 #include <optional>
 #include <vector>
 
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/core/errors.hpp"
+#include "sphreverb/core/particles.hpp"
+#include "sphreverb/core/timing.hpp"
 #include "sphreverb/model/boundary.hpp"
 #include "sphreverb/model/emitter.hpp"
-#include "sphreverb/parallel/energy.hpp"
-#include "sphreverb/core/errors.hpp"
-#include "sphreverb/parallel/halo.hpp"
-#include "sphreverb/physics/interactions.hpp"
 #include "sphreverb/model/lattice.hpp"
 #include "sphreverb/model/mirror_walls.hpp"
-#include "sphreverb/physics/neighbour_list.hpp"
-#include "sphreverb/core/particles.hpp"
 #include "sphreverb/model/receiver.hpp"
-#include "sphreverb/config/scene.hpp"
+#include "sphreverb/parallel/energy.hpp"
+#include "sphreverb/parallel/halo.hpp"
 #include "sphreverb/parallel/slabs.hpp"
-#include "sphreverb/core/timing.hpp"
+#include "sphreverb/physics/interactions.hpp"
+#include "sphreverb/physics/neighbour_list.hpp"
 
 namespace sphreverb {
 
@@ -46,10 +46,11 @@ struct Decomposition {
   static Decomposition of(const Scene& scene);
 };
 
-// The simulation became unstable at a step: a position is not finite, or a particle is further
-// than the kernel support 2h from its lattice site (in acoustics particles move micrometres; a
-// runaway particle would otherwise grow the neighbour grid with the particles' bounding box until
-// memory runs out). Thrown on every rank; the message names the step, the time and the particle.
+// The simulation became unstable at a step: a position is not finite, or a particle is outside
+// the fill box ([fluid] fill_min/fill_max, the room by default) by more than the halo width
+// (support + skin); a runaway particle would otherwise grow the neighbour grid with the
+// particles' bounding box until memory runs out. Thrown on every rank; the message names the
+// step, the time and the particle's position.
 class InstabilityError : public CollectiveError {
  public:
   using CollectiveError::CollectiveError;
@@ -154,9 +155,9 @@ class Simulation {
   // InstabilityError if a particle ran away (stability_check).
   void start_rebuild_check();
   bool finish_rebuild_check();
-  // Collective, called only when the cheap bound of the rebuild check exceeds the limit: each
-  // particle's distance from its lattice site, exactly; throws InstabilityError if one is
-  // further than the limit (m), naming the worst particle.
+  // Collective, called only when the cheap bound of the rebuild check (the distance of a particle
+  // from its lattice site) exceeds the limit: each particle's distance outside the fill box,
+  // exactly; throws InstabilityError if one is further than the limit (m), naming the worst.
   void stability_check(double limit);
   EmitterState drive(bool acoustic);  // rank 0 computes, everyone receives
   void hyperdiffuse();                // the hyperdiffusion filter, every kHyperdiffusionEvery steps
