@@ -140,8 +140,8 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
     << "  memory per rank      ~" << per_rank * bytes_per_particle(s, copies) / 1048576.0
     << " MiB (" << bytes_per_particle(s, copies) << " bytes per particle)\n";
-  // 108 bytes per particle: 10 doubles of state, key, pressure, index (8 bytes), rank (4).
-  o << "  checkpoints          ~" << static_cast<double>(dec.particles) * 108.0 * 1e-6
+  o << "  checkpoints          ~"
+    << static_cast<double>(dec.particles) * kCheckpointBytesPerParticle * 1e-6
     << " MB each";
   if (s.output.checkpoint_every > 0)
     o << ", every " << std::max<std::int64_t>(1, std::llround(s.output.checkpoint_every / d.dt))

@@ -18,9 +18,9 @@ namespace sphreverb {
 // 5.74e6 at 110 k particles on one rank of a 2-core machine (docs/performance); rounded down,
 // since larger runs add halo exchange and cache misses.
 inline constexpr double kParticleStepsPerCoreSecond = 5e6;
-// Bytes per particle of a checkpoint: 13 doubles (position, velocity, density, rest and rebuild
+// Bytes per particle of a checkpoint: 14 doubles (position, velocity, density, rest and rebuild
 // positions, pressure), key and index (8 bytes each), rank (4).
-inline constexpr double kCheckpointBytesPerParticle = 13 * 8.0 + 2 * 8.0 + 4.0;
+inline constexpr double kCheckpointBytesPerParticle = 14 * 8.0 + 2 * 8.0 + 4.0;
 // The checkpoint volume is out of proportion when the run writes more than this many checkpoints
 // and more than kCheckpointVolumeWarn bytes in total.
 inline constexpr std::int64_t kCheckpointCountWarn = 20;

@@ -40,7 +40,7 @@ TEST(Cost, LargeRoomWarnsOfItsCheckpointVolume) {
   EXPECT_DOUBLE_EQ(c.core_hours * 3600.0, c.wall_seconds * 32);
   // Every 0.01 s (the default cadence) for 1 s, plus the ends of stage 1 and of the run.
   EXPECT_EQ(c.checkpoints, 102);
-  EXPECT_DOUBLE_EQ(c.checkpoint_bytes, static_cast<double>(dec.particles) * 124.0);
+  EXPECT_DOUBLE_EQ(c.checkpoint_bytes, static_cast<double>(dec.particles) * 132.0);
   EXPECT_GT(c.checkpoint_total_bytes, 100e9);
   EXPECT_TRUE(c.checkpoint_volume_warning);
   EXPECT_NE(cost_report(s, c).find("warning"), std::string::npos);
