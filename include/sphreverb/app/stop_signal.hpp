@@ -7,27 +7,28 @@
 // step lets the run finish (exit 0). Checkpoints are written to a hidden partial file and renamed
 // when complete, so a process killed during the write leaves the previous checkpoint intact.
 //
-// What each launch path guarantees (Open MPI 4.1, Slurm 22.05):
+// What each launch path guarantees (Open MPI 4.1, Slurm 22.05; tests/checkpoint/signals.sh and
+// signal_paths.sh measure the first four):
 //
-// - `sphreverb ...` without a launcher, any of the four signals: checkpoint, exit 75. Guaranteed.
-// - `mpirun ... sphreverb`, SIGUSR2 (or SIGUSR1) to mpirun: mpirun forwards it to every rank and
-//   does nothing else; the ranks checkpoint and exit 75, and mpirun exits 75. Guaranteed: the path
-//   job scripts should use.
-// - `mpirun`, SIGTERM or SIGINT to mpirun: mpirun forwards SIGTERM to the ranks and kills them with
-//   SIGKILL odls_base_sigkill_timeout seconds later (default 1); it exits 1 whatever the ranks do.
-//   A checkpoint is written only if it completes within that second (raise it with
-//   `--mca odls_base_sigkill_timeout 60`); otherwise the previous checkpoint stays the latest.
-//   Not guaranteed: exit 1, not 75.
-// - A signal sent to some ranks only (not to mpirun): those ranks' flag is enough, every rank
-//   stops at the same step boundary; exit 75 (through mpirun too). Guaranteed.
-// - `srun sphreverb ...` (--mpi=pmix), SIGUSR2/SIGTERM/SIGINT to srun: srun forwards the signal to
-//   every task (one SIGINT; a second within a second kills the step) and exits with the tasks'
-//   largest code: 75.
-// - `sbatch --signal=B:USR2@T` delivers SIGUSR2 to the batch shell only: the job script must trap
-//   it and pass it on (`kill -USR2 $mpirun_pid; wait`), then exit 75 is mpirun's. `--signal=USR2@T`
-//   (no B:) sends it to the job's steps (srun tasks; mpirun's daemons, which forward it).
-//   Slurm's wall-time limit and scancel send SIGTERM to every process of the job, then SIGKILL
-//   after KillWait (30 s by default): the ranks checkpoint if they can within it; mpirun exits 1.
+// - `sphreverb ...` without a launcher, any of the four signals: checkpoint, exit 75. Guaranteed,
+//   also for a signal during start-up (it is honoured after the first step).
+// - `mpirun ... sphreverb`, SIGUSR2 to mpirun: mpirun forwards it to every rank and does nothing
+//   else; the ranks checkpoint and exit 75, and so does mpirun. Guaranteed: the path job scripts
+//   use. (mpirun does not forward SIGUSR1.)
+// - A signal sent to some ranks only (not to mpirun): every rank stops at the same step boundary,
+//   the log names that signal, exit 75 (through mpirun too). Guaranteed.
+// - `mpirun`, SIGTERM or SIGINT to mpirun: mpirun forwards SIGTERM to the ranks, kills them with
+//   SIGKILL odls_base_sigkill_timeout seconds later (1 by default) and exits 1 whatever the ranks
+//   do. The signal's checkpoint is complete only if written within that time (raise it with
+//   `--mca odls_base_sigkill_timeout 60`); a cut write leaves the previous checkpoint the latest
+//   and restartable. Not guaranteed: exit 1, possibly no new checkpoint.
+// - `srun sphreverb ...` (--mpi=pmix): srun passes SIGTERM, SIGUSR2 and a first SIGINT on to every
+//   task and exits with the tasks' largest code, so 75 (Slurm's documented behaviour; not measured
+//   here).
+// - `sbatch --signal=B:USR2@T` signals the batch shell only: the job script must pass it on to
+//   mpirun (`kill -USR2 $pid; wait $pid`), then mpirun's 75 is the job's. Slurm's wall-time limit
+//   and scancel send SIGTERM to every process of the job and SIGKILL after KillWait (30 s by
+//   default): the ranks checkpoint if they can within it, mpirun exits 1.
 #pragma once
 
 namespace sphreverb {
