@@ -6,6 +6,7 @@
 #include "sphreverb/config/scene.hpp"
 #include "sphreverb/model/boundary.hpp"
 #include "sphreverb/model/lattice.hpp"
+#include "sphreverb/solver/assembly.hpp"
 #include "sphreverb/solver/plane_counts.hpp"
 
 namespace sphreverb {
@@ -62,7 +63,7 @@ position = 0.3 0.2 0.2
 TEST(PlaneCounts, EqualSiteBySiteCountsOnEveryAxis) {
   for (const char* spacing : {"0.01", "0.0137"}) {
     const Scene s = parse_scene(kScene, "plane_counts.ini", {{"fluid.spacing", spacing}});
-    const Lattice l = Lattice::from(s);
+    const Lattice l = make_lattice(s);
     const std::vector<Wall> walls = make_walls(s);
     ASSERT_GE(walls.size(), 10u);  // six faces, four boundaries, the emitter
     for (int axis = 0; axis < 3; ++axis) {
