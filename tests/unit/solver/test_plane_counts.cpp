@@ -57,7 +57,7 @@ center = 0.05 0.1 0.1
 normal = 1 0 0
 radius = 0.03
 [receiver.a]
-position = 0.3 0.2 0.2
+position = 0.42 0.15 0.25
 )";
 
 TEST(PlaneCounts, EqualSiteBySiteCountsOnEveryAxis) {
