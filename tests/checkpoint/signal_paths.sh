@@ -46,7 +46,7 @@ stopped "$work/rank1" $rc 12
 # SIGTERM to mpiexec: not a guaranteed path (exit 1); the slow write of the signal checkpoint is
 # cut, the cadence checkpoint before it stays the latest complete one.
 SPHREVERB_TEST_CHECKPOINT_SLEEP=5 setsid mpiexec -n 2 "$exe" run "$scene" --out "$work/term" \
-  "${args[@]}" --output.checkpoint_every 0.002 >"$work/term.log" 2>&1 &
+  "${opts[@]}" --time.duration 0.012 --output.checkpoint_every 0.002 >"$work/term.log" 2>&1 &
 pid=$!
 wait_file "$work/term/checkpoints/step_000000088.h5"
 sleep 0.5
@@ -56,7 +56,6 @@ for _ in $(seq 100); do pgrep -g $pid >/dev/null || break; sleep 0.1; done
 [[ $rc != 0 && $rc != 75 ]] || { echo "FAIL: SIGTERM to mpiexec: exit $rc"; exit 1; }
 last=$(latest "$work/term")
 [[ $last =~ step_0000000(88|176).h5$ ]] || { echo "FAIL: SIGTERM to mpiexec: latest $last"; exit 1; }
-on 1 restart "$last" --out "$work/term_restart" --output.checkpoint_every 0 \
-  >"$work/term_restart.log" 2>&1
+on 1 restart "$last" --out "$work/term_restart" >"$work/term_restart.log" 2>&1
 echo "ok: SIGTERM to mpiexec: exit $rc, $(basename "$last") restarts"
 echo "signal_paths: all passed"
