@@ -15,7 +15,7 @@
 namespace sphreverb {
 
 // Particle-steps per second per core used for the wall-time estimate: scripts/bench.sh measured
-// 5.74e6 at 110 k particles on one rank of a 2-core machine (docs/performance); rounded down,
+// 5.74e6 at 110 k particles on one rank of a 2-core machine (docs/performance.md); rounded down,
 // since larger runs add halo exchange and cache misses.
 inline constexpr double kParticleStepsPerCoreSecond = 5e6;
 // Bytes per particle of a checkpoint: 14 doubles (position, velocity, density, rest and rebuild
