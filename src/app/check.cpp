@@ -6,6 +6,7 @@
 #include "parallel/detail/mpi.hpp"
 #include "sphreverb/app/app.hpp"
 #include "sphreverb/core/log.hpp"
+#include "sphreverb/solver/cost.hpp"
 
 namespace sphreverb {
 
@@ -16,7 +17,9 @@ int check_command(const Command& cmd, MPI_Comm comm) {
     const Scene scene = load_scene(cmd.scene, cmd.overrides);
     const Decomposition dec = Decomposition::of(scene);
     const int ranks = cmd.ranks > 0 ? cmd.ranks : detail::size_of(comm);
-    if (rank == 0) std::cout << app::describe(scene, dec, ranks);
+    if (rank == 0)
+      std::cout << app::describe(scene, dec, ranks)
+                << cost_report(scene, estimate_cost(scene, dec, ranks));
     if (ranks > dec.max_ranks) {
       if (rank == 0)
         logger("run")->error(

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sphreverb/app/app.hpp"
+#include "sphreverb/app/stop_signal.hpp"
 #include "sphreverb/config/schema.hpp"
 #include "sphreverb/core/version.hpp"
 
@@ -97,6 +98,9 @@ sphreverb::Command parse(int argc, char** argv, bool& help, bool& version) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before MPI_Init (which takes a few tenths of a second): a stop signal from then on is honoured
+  // at the first step boundary instead of killing the process (stop_signal.hpp).
+  sphreverb::install_stop_handlers();
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -9,6 +9,7 @@
 #include "sphreverb/app/app.hpp"
 #include "sphreverb/app/stop_signal.hpp"
 #include "sphreverb/core/log.hpp"
+#include "sphreverb/solver/cost.hpp"
 #include "sphreverb/core/timing.hpp"
 #include "sphreverb/core/version.hpp"
 #include "sphreverb/parallel/collective.hpp"
@@ -26,6 +27,7 @@ int run_command(const Command& cmd, MPI_Comm comm) {
     const Scene scene = load_scene(cmd.scene, cmd.overrides);
     Signal input;
     on_root<SignalError>(comm, [&] { input = app::load_input(scene); });
+    refuse_if_out_of_memory(scene, Decomposition::of(scene), comm);  // DecompositionError
     const double baseline = static_cast<double>(resident_bytes());
     Simulation sim(scene, comm);  // DecompositionError: bad input
 

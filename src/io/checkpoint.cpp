@@ -116,13 +116,13 @@ void put_text(File& f, const char* name, const std::string& value) {
 // The particle datasets a restart reads (their checksums are verified by every rank).
 constexpr const char* kRestartParticleSets[] = {"/particles/position", "/particles/velocity",
                                                 "/particles/density", "/particles/rest_position",
-                                                "/particles/key"};
+                                                "/particles/key", "/particles/rebuild_position"};
 
 // Writes the owned particles [0, n_owned) of p straight from its arrays: [N, 3] datasets and the
 // derived ones are assembled in bounded blocks (File::write_rows_chunked), so a checkpoint adds
 // no copy of the particles to the peak memory.
 void write_particles(File& f, const Scene& scene, const Particles& p, std::uint64_t total,
-                     std::uint64_t first, int rank) {
+                     std::uint64_t first, int rank, const SimulationState& state) {
   const std::size_t n = p.n_owned;
   auto put3 = [&](const char* name, const std::vector<double>& a, const std::vector<double>& b,
                   const std::vector<double>& c) {
@@ -146,6 +146,12 @@ void write_particles(File& f, const Scene& scene, const Particles& p, std::uint6
                 }
               });
   put(f, "/particles/key", p.key.data(), total, first, n);
+  put_chunked(f, "/particles/rebuild_position", total, first, n,
+              [&](std::uint64_t row, std::uint64_t count, void* out) {
+                auto* v = static_cast<double*>(out);
+                for (std::uint64_t k = 0; k < count; ++k)
+                  for (int a = 0; a < 3; ++a) v[3 * k + a] = state.rebuild_position(a)[row + k];
+              });
   const Eos eos = make_eos(scene.fluid);
   put_chunked(f, "/particles/pressure", total, first, n,
               [&](std::uint64_t row, std::uint64_t count, void* out) {
@@ -302,7 +308,7 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     f.attribute("ranks", static_cast<std::int64_t>(size));
     f.attribute("step", step);
 
-    write_particles(f, scene, particles, total, first, rank);
+    write_particles(f, scene, particles, total, first, rank, state);
 
     const Simulation::RunState& r = state.run;
     put_scalar(f, "/run/step", step);
@@ -632,12 +638,15 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
       for (std::size_t i = 0; i < m; ++i)
         a[i] = v3[3 * i], b[i] = v3[3 * i + 1], cc[i] = v3[3 * i + 2];
     };
+    c.state.rebuild_x.resize(m), c.state.rebuild_y.resize(m), c.state.rebuild_z.resize(m);
     get3(0, p.x, p.y, p.z);
     get3(1, p.vx, p.vy, p.vz);
     got[2] = f.read_rows("/particles/density", Type::F64, p.rho.data(), 0, lo, m);
     // rest_position: checked (checksum) but not kept, the lattice site of the key is.
     got[3] = f.read_rows(kRestartParticleSets[3], Type::F64, v3.data(), 3, lo, m);
     got[4] = f.read_rows("/particles/key", Type::I64, p.key.data(), 0, lo, m);
+    SimulationState& st = c.state;
+    get3(5, st.rebuild_x, st.rebuild_y, st.rebuild_z);
   });
   MPI_Allreduce(MPI_IN_PLACE, got.data(), static_cast<int>(got.size()), MPI_UINT64_T, MPI_SUM,
                 comm);

@@ -6,10 +6,11 @@
 #include <numeric>
 #include <sstream>
 
+#include "sphreverb/core/log.hpp"
 #include "sphreverb/parallel/energy.hpp"
 #include "sphreverb/physics/integrator.hpp"
 #include "sphreverb/physics/kernel.hpp"
-#include "sphreverb/core/log.hpp"
+#include "sphreverb/solver/plane_counts.hpp"
 
 namespace sphreverb {
 
@@ -45,7 +46,7 @@ Decomposition Decomposition::of(const Scene& s) {
   Decomposition d;
   const Lattice lattice = make_lattice(s);
   d.axis = longest_axis(s.fluid.fill_max - s.fluid.fill_min);
-  d.plane_count = air_sites_per_plane(lattice, make_walls(s), d.axis);
+  d.plane_count = count_air_per_plane(lattice, make_walls(s), d.axis);  // exact, fast
   for (int k = 0; k < lattice.n[d.axis]; ++k) d.plane_pos.push_back(lattice.plane(d.axis, k));
   d.particles = std::accumulate(d.plane_count.begin(), d.plane_count.end(), std::int64_t{0});
   d.max_ranks = Slabs::max_ranks(d.plane_pos, d.plane_count, s.fluid.fill_min[d.axis],
@@ -89,11 +90,12 @@ void Simulation::rebuild() {
       p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h);
   receivers_.rebuild(p_, slabs_, rank_, d.halo_width);
   rebuild_x_.resize(p_.n_owned), rebuild_y_.resize(p_.n_owned), rebuild_z_.resize(p_.n_owned);
-  for (std::size_t i = 0; i < p_.n_owned; ++i) {
-    rebuild_x_[i] = static_cast<float>(p_.x[i]);
-    rebuild_y_[i] = static_cast<float>(p_.y[i]);
-    rebuild_z_[i] = static_cast<float>(p_.z[i]);
-  }
+  std::copy_n(p_.x.begin(), p_.n_owned, rebuild_x_.begin());
+  std::copy_n(p_.y.begin(), p_.n_owned, rebuild_y_.begin());
+  std::copy_n(p_.z.begin(), p_.n_owned, rebuild_z_.begin());
+  site_bound_ = 0.0;
+  for (std::size_t i = 0; i < p_.n_owned; ++i)
+    site_bound_ = std::max(site_bound_, norm(p_.position(i) - lattice_.site_of(p_.id(i))));
   ++rebuilds_;
 }
 
@@ -115,20 +117,70 @@ void Simulation::start_rebuild_check() {
   }
   // One reduction per step for both questions: has any particle moved half the skin, and has
   // any rank been asked to stop. Non-blocking, so that it travels while the halo refresh does.
-  check_[0] = worst, check_[1] = stop_probe_ && stop_probe_() ? 1.0 : 0.0;
-  MPI_Iallreduce(MPI_IN_PLACE, check_, 2, MPI_DOUBLE, MPI_MAX, comm_, &check_request_);
+  // One reduction per step for three questions: has any particle moved half the skin, has any
+  // rank been asked to stop (and by which signal), and may a particle have run away from its
+  // lattice site (|x - site| <= |x - x_rebuild| + |x_rebuild - site|). Non-blocking, so that it
+  // travels while the halo refresh does.
+  check_[0] = worst;
+  check_[1] = stop_probe_ ? static_cast<double>(stop_probe_()) : 0.0;
+  check_[2] = std::sqrt(worst) + site_bound_;
+  MPI_Iallreduce(MPI_IN_PLACE, check_, 3, MPI_DOUBLE, MPI_MAX, comm_, &check_request_);
 }
 
 bool Simulation::finish_rebuild_check() {
   MPI_Wait(&check_request_, MPI_STATUS_IGNORE);
   const double worst = check_[0];
-  stop_agreed_ = check_[1] > 0.0;
-  if (worst == HUGE_VAL)
-    throw CollectiveError(
-        "the simulation became unstable (a particle position is not finite); "
-        "reduce [time] cfl, the wall stiffness or the emitter deflection");
+  stop_signal_ = static_cast<int>(check_[1]);
+  stop_agreed_ = stop_signal_ != 0;
+  // A particle outside the fill box by more than the halo width is further than that from its
+  // site, which is inside: only then is the exact test needed.
+  const double limit = scene_.derived.halo_width;
+  if (worst == HUGE_VAL || check_[2] > limit) stability_check(limit);
   const double half_skin = 0.5 * scene_.derived.skin;
   return worst > half_skin * half_skin;
+}
+
+void Simulation::stability_check(double limit) {
+  // This rank's particle furthest outside the fill box (a non-finite position counts as
+  // infinitely far).
+  const Vec3 lo = scene_.fluid.fill_min, hi = scene_.fluid.fill_max;
+  struct {
+    double distance;
+    int rank;
+  } far = {-HUGE_VAL, rank_};
+  std::size_t which = 0;
+  for (std::size_t i = 0; i < p_.n_owned; ++i) {
+    const Vec3 x = p_.position(i);
+    double out = -HUGE_VAL;
+    for (int a = 0; a < 3; ++a) out = std::max({out, lo[a] - x[a], x[a] - hi[a]});
+    if (!std::isfinite(x.x + x.y + x.z)) out = HUGE_VAL;
+    if (out > far.distance) far.distance = out, which = i;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &far, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm_);
+  if (!(far.distance > limit)) return;
+  double where[4] = {0.0, 0.0, 0.0, 0.0};  // position, and the id
+  if (rank_ == far.rank)
+    where[0] = p_.x[which], where[1] = p_.y[which], where[2] = p_.z[which],
+    where[3] = static_cast<double>(p_.id(which));
+  MPI_Bcast(where, 4, MPI_DOUBLE, far.rank, comm_);
+  // The step that just ran (drive() has counted a stage-2 step already, stage 1 counts after).
+  const bool acoustic = run_.stage == 2;
+  const std::int64_t step = acoustic ? total_steps() : run_.stage1_steps + 1;
+  const double t = static_cast<double>(acoustic ? acoustic_step_ : step) * scene_.derived.dt;
+  const Vec3 site = lattice_.site_of(static_cast<std::int64_t>(where[3]));
+  std::ostringstream msg;
+  msg << "the simulation became unstable at step " << step << " (t = " << t << " s of stage "
+      << (acoustic ? 2 : 1) << "): particle " << static_cast<std::int64_t>(where[3]) << " is at ("
+      << where[0] << ", " << where[1] << ", " << where[2] << ") m, ";
+  if (far.distance == HUGE_VAL)
+    msg << "not a finite position";
+  else
+    msg << far.distance << " m outside the fill box [" << lo.x << " " << lo.y << " " << lo.z
+        << "] .. [" << hi.x << " " << hi.y << " " << hi.z << "] m (more than the halo width "
+        << limit << " m; its lattice site is (" << site.x << ", " << site.y << ", " << site.z
+        << ") m)";
+  msg << "; reduce [time] cfl, the wall stiffness or the emitter deflection";
+  throw InstabilityError(msg.str());
 }
 
 // The hyperdiffusion filter (interactions.hpp): rho -= n dt eps c dx^3 L(L(rho)) on the owned

@@ -1,17 +1,24 @@
 // Simulation::export_state / import_state: the state a checkpoint stores, taken out of and put
 // back into a running Simulation. Apart from simulation.cpp so the stepping code stays small.
 //
-// Why a restart is exact on any rank count: after import_state() a rebuild() builds halos, ghosts,
-// neighbour lists and receiver stencils from the restored positions. Every sum runs over the
-// neighbours within the kernel support in key order (entries beyond the support are skipped or
-// weigh exactly 0), so the lists' extra members (the skin) and the rebuild schedule do not change
-// a single bit; the stage-1 energy is a fixed-point sum and the rebuild decision a global max.
+// Why a restart is exact on any rank count: every sum runs over a particle's neighbour list in
+// key order, and entries beyond the kernel support weigh exactly 0; but the pair loops spread a
+// list over lanes by list position (interactions.cpp), so which pairs beyond the support a list
+// holds (the skin) shifts the later entries to other lanes and changes low bits. The lists depend
+// on the positions at the last rebuild; so import_state() rebuilds from the stored rebuild
+// positions (migration, halos, ghosts, lists and receiver stencils as the uninterrupted run built
+// them), then puts the current positions in and refreshes the copies. The rebuild test compares
+// with the same stored positions, so the next rebuild falls on the same step too. The stage-1
+// energy is a fixed-point sum and the rebuild decision a global max, neither depends on the rank
+// count.
 #include "sphreverb/solver/simulation_state.hpp"
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <stdexcept>
 
 #include "sphreverb/solver/simulation.hpp"
 
@@ -19,7 +26,8 @@ namespace sphreverb {
 
 namespace {
 
-constexpr int kWords = 8;  // x y z vx vy vz rho key, as 64-bit words (bit-exact)
+// x y z vx vy vz rho key, then the rebuild positions x y z, as 64-bit words (bit-exact).
+constexpr int kWords = 11;
 
 std::uint64_t bits(double v) {
   std::uint64_t u = 0;
@@ -32,17 +40,27 @@ double real(std::uint64_t u) {
   return v;
 }
 
-void pack(const Particles& p, std::size_t i, std::uint64_t* w) {
+// Row i of the state: its particle and its rebuild position (the current one if not known).
+void pack(const SimulationState& s, std::size_t i, std::uint64_t* w) {
+  const Particles& p = s.particles;
   const double f[] = {p.x[i], p.y[i], p.z[i], p.vx[i], p.vy[i], p.vz[i], p.rho[i]};
   for (int k = 0; k < 7; ++k) w[k] = bits(f[k]);
   w[7] = static_cast<std::uint64_t>(p.key[i]);
+  for (int a = 0; a < 3; ++a) {
+    const double* r = s.rebuild_position(a);
+    w[8 + a] = bits(r ? r[i] : f[a]);
+  }
 }
 
-void unpack(const std::uint64_t* w, Particles& p, std::size_t i) {
-  p.x[i] = real(w[0]), p.y[i] = real(w[1]), p.z[i] = real(w[2]);
+// The particle with its rebuild position in x y z; its current position into `now`.
+void unpack(const std::uint64_t* w, Particles& p, std::size_t i, double* now) {
+  for (int a = 0; a < 3; ++a) now[a] = real(w[a]);
+  p.x[i] = real(w[8]), p.y[i] = real(w[9]), p.z[i] = real(w[10]);
   p.vx[i] = real(w[3]), p.vy[i] = real(w[4]), p.vz[i] = real(w[5]), p.rho[i] = real(w[6]);
   p.key[i] = static_cast<std::int64_t>(w[7]);
 }
+
+std::int64_t key_of(const std::uint64_t* w) { return static_cast<std::int64_t>(w[7]); }
 
 }  // namespace
 
@@ -51,6 +69,8 @@ SimulationState Simulation::export_state() {
   s.particles.resize(p_.n_owned);
   s.particles.n_owned = p_.n_owned;
   for (std::size_t i = 0; i < p_.n_owned; ++i) s.particles.copy_entry_from(p_, i, i);
+  s.rebuild_x = rebuild_x_, s.rebuild_y = rebuild_y_, s.rebuild_z = rebuild_z_;
+  s.rebuild_view[0] = s.rebuild_view[1] = s.rebuild_view[2] = nullptr;
   return s;
 }
 
@@ -60,6 +80,8 @@ SimulationState Simulation::export_run_state() {
   s.run = run_;
   s.acoustic_steps = acoustic_step_;
   s.rebuilds = rebuilds_;
+  s.rebuild_view[0] = rebuild_x_.data(), s.rebuild_view[1] = rebuild_y_.data();
+  s.rebuild_view[2] = rebuild_z_.data();
   if (rank_ == 0) {
     for (std::size_t r = 0; r < receivers_.size(); ++r)
       s.receiver_density.push_back(receivers_.density(r));
@@ -81,12 +103,14 @@ void Simulation::import_state(SimulationState s) {
                           std::to_string(check[1]) + " with invalid keys), this scene has " +
                           std::to_string(global_particles_));
 
-  // Send every particle to the rank whose slab holds it (all-to-all: the share a rank was given
-  // need not be near its slab).
+  // Send every particle to the rank whose slab held it at the last rebuild (all-to-all: the share
+  // a rank was given need not be near its slab).
   const int axis = slabs_.axis();
+  const double* along = s.rebuild_position(axis);
+  if (!along) along = axis == 0 ? in.x.data() : (axis == 1 ? in.y.data() : in.z.data());
   std::vector<int> owner(n), send_count(size_, 0), recv_count(size_, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    owner[i] = slabs_.owner(axis == 0 ? in.x[i] : (axis == 1 ? in.y[i] : in.z[i]));
+    owner[i] = slabs_.owner(along[i]);
     send_count[owner[i]] += kWords;
   }
   MPI_Alltoall(send_count.data(), 1, MPI_INT, recv_count.data(), 1, MPI_INT, comm_);
@@ -97,25 +121,40 @@ void Simulation::import_state(SimulationState s) {
       recv(static_cast<std::size_t>(recv_off.back() + recv_count.back()));
   std::vector<int> fill = send_off;
   for (std::size_t i = 0; i < n; ++i) {
-    pack(in, i, &send[static_cast<std::size_t>(fill[owner[i]])]);
+    pack(s, i, &send[static_cast<std::size_t>(fill[owner[i]])]);
     fill[owner[i]] += kWords;
   }
   MPI_Alltoallv(send.data(), send_count.data(), send_off.data(), MPI_UINT64_T, recv.data(),
                 recv_count.data(), recv_off.data(), MPI_UINT64_T, comm_);
+  s.particles = Particles();  // the rows are in recv now
 
+  // In key order, which rebuild() keeps (its migration moves nothing: every particle is on the
+  // rank of its rebuild position), so row i of `now` stays with owned particle i.
+  const std::size_t m = recv.size() / kWords;
+  std::vector<std::size_t> order(m);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return key_of(&recv[a * kWords]) < key_of(&recv[b * kWords]);
+  });
   p_.n_owned = p_.n_halo = p_.n_ghost = 0;
-  p_.resize(recv.size() / kWords);
-  p_.n_owned = p_.size();
-  for (std::size_t i = 0; i < p_.n_owned; ++i) unpack(&recv[i * kWords], p_, i);
+  p_.resize(m);
+  p_.n_owned = m;
+  std::vector<double> now(3 * m);
+  for (std::size_t i = 0; i < m; ++i) unpack(&recv[order[i] * kWords], p_, i, &now[3 * i]);
+  recv.clear(), recv.shrink_to_fit();
 
   run_ = s.run;
   acoustic_step_ = s.acoustic_steps;
-  rebuilds_ = s.rebuilds;
   if (rank_ == 0) {
     receivers_.restore(std::move(s.receiver_density));
     emitter_resume_ = s.emitter;
   }
-  rebuild();
+  rebuild();               // at the rebuild positions
+  rebuilds_ = s.rebuilds;  // this rebuild repeats one already counted
+  if (p_.n_owned != m) throw std::logic_error("import_state: a particle migrated at its rebuild");
+  for (std::size_t i = 0; i < m; ++i)
+    p_.x[i] = now[3 * i], p_.y[i] = now[3 * i + 1], p_.z[i] = now[3 * i + 2];
+  refresh(kAllDynamic);
 }
 
 }  // namespace sphreverb

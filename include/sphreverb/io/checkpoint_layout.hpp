@@ -57,6 +57,9 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
      "lattice (rest) position: anchors the wall tethers"},
     {"/particles/key", CkptType::I64, CkptRows::Particles, 0, "1",
      "decomposition-independent key = id * 27 + 13"},
+    {"/particles/rebuild_position", CkptType::F64, CkptRows::Particles, 3, "m",
+     "position at the last neighbour-list rebuild: a restart rebuilds its lists, halos and "
+     "ghosts from it, as the uninterrupted run did"},
     {"/particles/pressure", CkptType::F64, CkptRows::Particles, 0, "Pa",
      "pressure deflection p' = p(rho) - p(rho0) from the equation of state (for viewing; not "
      "read on restart)",

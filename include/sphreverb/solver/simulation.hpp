@@ -13,20 +13,20 @@
 #include <optional>
 #include <vector>
 
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/core/errors.hpp"
+#include "sphreverb/core/particles.hpp"
+#include "sphreverb/core/timing.hpp"
 #include "sphreverb/model/boundary.hpp"
 #include "sphreverb/model/emitter.hpp"
-#include "sphreverb/parallel/energy.hpp"
-#include "sphreverb/core/errors.hpp"
-#include "sphreverb/parallel/halo.hpp"
-#include "sphreverb/physics/interactions.hpp"
 #include "sphreverb/model/lattice.hpp"
 #include "sphreverb/model/mirror_walls.hpp"
-#include "sphreverb/physics/neighbour_list.hpp"
-#include "sphreverb/core/particles.hpp"
 #include "sphreverb/model/receiver.hpp"
-#include "sphreverb/config/scene.hpp"
+#include "sphreverb/parallel/energy.hpp"
+#include "sphreverb/parallel/halo.hpp"
 #include "sphreverb/parallel/slabs.hpp"
-#include "sphreverb/core/timing.hpp"
+#include "sphreverb/physics/interactions.hpp"
+#include "sphreverb/physics/neighbour_list.hpp"
 
 namespace sphreverb {
 
@@ -44,6 +44,16 @@ struct Decomposition {
   std::int64_t particles = 0;
   int max_ranks = 1;
   static Decomposition of(const Scene& scene);
+};
+
+// The simulation became unstable at a step: a position is not finite, or a particle is outside
+// the fill box ([fluid] fill_min/fill_max, the room by default) by more than the halo width
+// (support + skin); a runaway particle would otherwise grow the neighbour grid with the
+// particles' bounding box until memory runs out. Thrown on every rank; the message names the
+// step, the time and the particle's position.
+class InstabilityError : public CollectiveError {
+ public:
+  using CollectiveError::CollectiveError;
 };
 
 struct SimulationState;  // simulation_state.hpp: what a checkpoint stores
@@ -95,8 +105,11 @@ class Simulation {
   // A local stop request (stop_signal.hpp's stop_requested), polled by every step's rebuild check
   // and agreed over the ranks in the same reduction, so stopping costs no collective of its own.
   // stop_agreed(): after a step, true on every rank if the probe was true on some rank in it.
-  void on_stop_probe(std::function<bool()> probe) { stop_probe_ = std::move(probe); }
+  // The probe returns the signal number received (0: none); stop_signal_agreed(): the largest
+  // one over the ranks, so a signal that reached one rank only is reported by every rank.
+  void on_stop_probe(std::function<int()> probe) { stop_probe_ = std::move(probe); }
   bool stop_agreed() const { return stop_agreed_; }
+  int stop_signal_agreed() const { return stop_signal_; }
 
   // Collective (simulation_state.cpp): this rank's owned particles, the run state, and on rank 0
   // every receiver record so far and the emitter's progress. Flushes the receivers (harmless:
@@ -122,6 +135,11 @@ class Simulation {
   const Decomposition& decomposition() const { return decomposition_; }
   std::int64_t global_particles() const { return global_particles_; }
   std::int64_t rebuilds() const { return rebuilds_; }
+  // Each owned particle's position at the last neighbour rebuild (m), row for row with the owned
+  // particles of particles(): what the lists, halos and ghosts were built from.
+  const std::vector<double>& rebuild_x() const { return rebuild_x_; }
+  const std::vector<double>& rebuild_y() const { return rebuild_y_; }
+  const std::vector<double>& rebuild_z() const { return rebuild_z_; }
   // Collective: owned particles per rank (on every rank).
   std::vector<std::int64_t> particles_per_rank() const;
   // Collective: mean neighbours per particle within the kernel support (self excluded).
@@ -133,9 +151,14 @@ class Simulation {
   void rebuild();
   void refresh(FieldSet fields);
   // Collective, in two halves around the halo refresh: has some particle moved skin / 2 since
-  // the last rebuild (then true on every rank); also agrees on stop_agreed_.
+  // the last rebuild (then true on every rank); also agrees on stop_agreed_ and throws
+  // InstabilityError if a particle ran away (stability_check).
   void start_rebuild_check();
   bool finish_rebuild_check();
+  // Collective, called only when the cheap bound of the rebuild check (the distance of a particle
+  // from its lattice site) exceeds the limit: each particle's distance outside the fill box,
+  // exactly; throws InstabilityError if one is further than the limit (m), naming the worst.
+  void stability_check(double limit);
   EmitterState drive(bool acoustic);  // rank 0 computes, everyone receives
   void hyperdiffuse();                // the hyperdiffusion filter, every kHyperdiffusionEvery steps
 
@@ -156,18 +179,24 @@ class Simulation {
   Particles p_;
   PhaseTimes timings_;
   std::vector<AcousticEnergy> energy_;
-  // Each owned particle's position at the last rebuild, in float: the rebuild test compares the
-  // displacement since with skin / 2 (~1 mm), so float's ~0.5 um at 4 m is ample (a double
-  // copy cost 24 bytes per particle).
-  std::vector<float> rebuild_x_, rebuild_y_, rebuild_z_;
+  // Each owned particle's position at the last rebuild (m), bit for bit: the rebuild test
+  // compares the displacement since with skin / 2, and a checkpoint stores them so that a restart
+  // rebuilds from the very positions the lists, halos and ghosts were built from.
+  std::vector<double> rebuild_x_, rebuild_y_, rebuild_z_;
   std::vector<double> scratch_;
   std::int64_t global_particles_ = 0, rebuilds_ = 0, acoustic_step_ = 0;
   RunState run_;
   EmitterDrive::Progress emitter_resume_;  // rank 0: applied by record() after import_state()
   std::function<void()> after_step_;
-  std::function<bool()> stop_probe_;
+  std::function<int()> stop_probe_;
   bool stop_agreed_ = false;
-  double check_[2] = {0.0, 0.0};  // the rebuild check's reduction: max d^2, stop flag
+  int stop_signal_ = 0;
+  // The rebuild check's reduction (max over the ranks): displacement^2 since the last rebuild,
+  // signal number of a stop request (0: none), and a bound on the distance of any particle from
+  // its lattice site (m): sqrt of the first plus site_bound_.
+  double check_[3] = {0.0, 0.0, 0.0};
+  // This rank's largest distance of a rebuild position from its lattice site (m), set by rebuild().
+  double site_bound_ = 0.0;
   MPI_Request check_request_ = MPI_REQUEST_NULL;
 };
 

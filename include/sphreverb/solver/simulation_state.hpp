@@ -17,6 +17,22 @@ struct SimulationState {
   // Owned particles only (n_owned = size(); the per-step results ax..drho are not part of the
   // state: step() recomputes them before use). x at t^n, v at t^(n-1/2), rho at t^n.
   Particles particles;
+  // Each particle's position at the last neighbour rebuild (m), row for row with `particles`
+  // (export_state, read_checkpoint); empty if not known (a checkpoint without them: the restart
+  // then rebuilds at the current positions, exact only if the lists come out the same). A restart
+  // builds migration, halos, ghosts and lists from them, as the uninterrupted run did: which
+  // pairs a list holds decides the lanes of its sums (interactions.cpp), so a rebuild at other
+  // positions can change low bits.
+  std::vector<double> rebuild_x, rebuild_y, rebuild_z;
+  // export_run_state(): the same rows viewed in the Simulation, whose owned rows a checkpoint
+  // writes in place (no copy; valid until the Simulation's next step).
+  const double* rebuild_view[3] = {nullptr, nullptr, nullptr};
+  // Axis a's rebuild positions (the view, else the vector), or nullptr if not known.
+  const double* rebuild_position(int a) const {
+    if (rebuild_view[a]) return rebuild_view[a];
+    const std::vector<double>& v = a == 0 ? rebuild_x : (a == 1 ? rebuild_y : rebuild_z);
+    return v.empty() ? nullptr : v.data();
+  }
   Simulation::RunState run;
   std::int64_t acoustic_steps = 0;  // stage-2 steps done
   std::int64_t rebuilds = 0;        // neighbour rebuilds so far (informative)

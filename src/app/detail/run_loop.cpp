@@ -108,7 +108,7 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
   }
   Checkpointer ckpt(scene, dir, sim, input, comm);
   sim.on_step([&] { ckpt.after_step(); });
-  sim.on_stop_probe(stop_requested);
+  sim.on_stop_probe(stop_signal);
   const bool stage1_pending = sim.run_state().stage == 1;
   const StageStats st1 = sim.equilibrate();
   if (stage1_pending) ckpt.write("end of stage 1");

@@ -1,0 +1,59 @@
+// What a scene will cost before it runs: wall time and core-hours on a rank count, memory per
+// rank against what the machine has, and the checkpoint volume at the chosen cadence. `check`
+// prints it (cost_report); `run` refuses a scene that does not fit in memory before allocating
+// (refuse_if_out_of_memory).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/io/checkpoint_layout.hpp"  // kCheckpointBytesPerParticle
+#include "sphreverb/solver/simulation.hpp"
+
+namespace sphreverb {
+
+// Particle-steps per second per core used for the wall-time estimate: scripts/bench.sh measured
+// 5.74e6 at 110 k particles on one rank of a 2-core machine (docs/performance.md); rounded down,
+// since larger runs add halo exchange and cache misses.
+inline constexpr double kParticleStepsPerCoreSecond = 5e6;
+// The checkpoint volume is out of proportion when the run writes more than this many checkpoints
+// and more than kCheckpointVolumeWarn bytes in total.
+inline constexpr std::int64_t kCheckpointCountWarn = 20;
+inline constexpr double kCheckpointVolumeWarn = 10e9;
+
+struct CostEstimate {
+  int ranks = 1;
+  std::int64_t particles = 0, steps = 0;
+  double particle_steps = 0.0;    // stage 2 (stage 1 adds at most max_steps more steps)
+  double wall_seconds = 0.0;      // stage 2 on `ranks` cores at kParticleStepsPerCoreSecond
+  double core_hours = 0.0;        // the same in core-hours
+  double bytes_per_rank = 0.0;    // solver memory of the fullest rank (estimate)
+  double checkpoint_bytes = 0.0;  // one checkpoint
+  std::int64_t checkpoints = 0;   // written over the run: the cadence, end of stage 1 and of run
+  double checkpoint_total_bytes = 0.0;
+  bool checkpoint_volume_warning = false;
+};
+
+// Bytes per owned particle of the solver's storage; `copies`: halo copies and ghosts per owned
+// particle. Fields, rebuild positions, scratch and neighbour lists.
+double solver_bytes_per_particle(const Scene& scene, double copies);
+
+// No communication, no allocation proportional to the particles.
+CostEstimate estimate_cost(const Scene& scene, const Decomposition& dec, int ranks);
+
+// The lines `check` prints: expected wall time and core-hours, checkpoint volume, and a warning
+// line when the volume is out of proportion.
+std::string cost_report(const Scene& scene, const CostEstimate& cost);
+
+// This node's MemAvailable from /proc/meminfo, in bytes (0 if unknown).
+double available_memory_bytes();
+
+// Collective over comm: throws DecompositionError on every rank (exit 2) with the numbers if the
+// estimated memory of the fullest rank exceeds its share of its node's MemAvailable (the node's
+// available memory divided by the ranks on that node). Does nothing if MemAvailable is unknown.
+void refuse_if_out_of_memory(const Scene& scene, const Decomposition& dec, MPI_Comm comm);
+
+}  // namespace sphreverb

@@ -1,0 +1,65 @@
+// The cost estimate of `check`: wall time and core-hours from the documented per-core rate,
+// the checkpoint count and volume at the cadence, and the warning when that volume is out of
+// proportion (a 5 x 4 x 3 m room at 1.7 cm for 1 s writes ~100 checkpoints of ~1.6 GB; the
+// default small room a few of ~0.2 MB).
+#include <gtest/gtest.h>
+
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/solver/cost.hpp"
+#include "sphreverb/solver/simulation.hpp"
+
+namespace sphreverb {
+namespace {
+
+const std::string kScene = R"(
+[time]
+sample_rate = 2000
+duration = 1
+[fluid]
+spacing = 0.017
+[room]
+min = 0 0 0
+max = 5 4 3
+[emitter]
+input = impulse
+center = 0.03 1 1
+normal = 1 0 0
+radius = 0.05
+[receiver.a]
+position = 3 2 1.5
+)";
+
+TEST(Cost, LargeRoomWarnsOfItsCheckpointVolume) {
+  const Scene s = parse_scene(kScene, "cost.ini");
+  const Decomposition dec = Decomposition::of(s);
+  const CostEstimate c = estimate_cost(s, dec, 32);
+  EXPECT_EQ(c.particles, dec.particles);
+  EXPECT_DOUBLE_EQ(c.particle_steps,
+                   static_cast<double>(dec.particles) * static_cast<double>(s.derived.steps));
+  EXPECT_DOUBLE_EQ(c.wall_seconds, c.particle_steps / (kParticleStepsPerCoreSecond * 32));
+  EXPECT_DOUBLE_EQ(c.core_hours * 3600.0, c.wall_seconds * 32);
+  // Every 0.01 s (the default cadence) for 1 s, plus the ends of stage 1 and of the run.
+  EXPECT_EQ(c.checkpoints, 102);
+  EXPECT_DOUBLE_EQ(c.checkpoint_bytes, static_cast<double>(dec.particles) * 132.0);
+  EXPECT_GT(c.checkpoint_total_bytes, 100e9);
+  EXPECT_TRUE(c.checkpoint_volume_warning);
+  EXPECT_NE(cost_report(s, c).find("warning"), std::string::npos);
+  // Only the two ends: no warning.
+  const Scene quiet = parse_scene(kScene, "cost.ini", {{"output.checkpoint_every", "0"}});
+  const CostEstimate q = estimate_cost(quiet, dec, 32);
+  EXPECT_EQ(q.checkpoints, 2);
+  EXPECT_FALSE(q.checkpoint_volume_warning);
+  EXPECT_EQ(cost_report(quiet, q).find("warning"), std::string::npos);
+}
+
+TEST(Cost, MemoryPerRankShrinksWithRanks) {
+  const Scene s = parse_scene(kScene, "cost.ini", {{"fluid.spacing", "0.05"}});
+  const Decomposition dec = Decomposition::of(s);
+  const double one = estimate_cost(s, dec, 1).bytes_per_rank;
+  EXPECT_DOUBLE_EQ(one, static_cast<double>(dec.particles) * solver_bytes_per_particle(s, 0.0));
+  EXPECT_LT(estimate_cost(s, dec, 8).bytes_per_rank, one / 4);
+  EXPECT_GT(available_memory_bytes(), 0.0);  // this machine has /proc/meminfo
+}
+
+}  // namespace
+}  // namespace sphreverb
