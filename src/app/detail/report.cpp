@@ -9,19 +9,11 @@
 #include "sphreverb/io/output.hpp"
 #include "sphreverb/physics/dispersion.hpp"
 #include "sphreverb/physics/kernel.hpp"
+#include "sphreverb/solver/cost.hpp"
 
 namespace sphreverb::app {
 
 namespace {
-
-// Bytes per particle of the solver's storage, estimated for `check` (owned particles; halo
-// copies and ghosts add their share through `copies`).
-double bytes_per_particle(const Scene& s, double copies) {
-  const double list_radius = s.derived.halo_width / s.fluid.spacing;
-  const double listed = 4.0 / 3.0 * std::numbers::pi * list_radius * list_radius * list_radius;
-  const double fields = 15 * 8.0, rebuild_copy = 3 * 8.0, scratch = 8.0;
-  return fields * (1.0 + copies) + rebuild_copy + scratch * (1.0 + copies) + 4.0 * (listed + 1.0);
-}
 
 // "  room walls ..." : how the [room] faces are built and what they are.
 std::string room_walls_line(const Scene& s) {
@@ -113,8 +105,8 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << room_walls_line(s) << hyperdiffusion_line(s) << "  ranks                " << ranks
     << " of at most " << dec.max_ranks << " (slabs along "
     << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
-    << "  memory per rank      ~" << per_rank * bytes_per_particle(s, copies) / 1048576.0
-    << " MiB (" << bytes_per_particle(s, copies) << " bytes per particle)\n"
+    << "  memory per rank      ~" << per_rank * solver_bytes_per_particle(s, copies) / 1048576.0
+    << " MiB (" << solver_bytes_per_particle(s, copies) << " bytes per particle)\n"
     << checkpoints_line(s, dec);
   for (const auto& w : s.warnings) o << "  warning: " << w << "\n";
   return o.str();
