@@ -11,6 +11,8 @@ packages=(
   libsoxr-dev
   # room and object meshes: Assimp reads the files, CGAL answers inside/closest-point queries
   libassimp-dev libcgal-dev
+  # HRTFs (SOFA files) of binaural receivers; libmysofa1 ships the MIT KEMAR default.sofa
+  libmysofa-dev libmysofa1
   python3-numpy python3-scipy python3-matplotlib python3-h5py
   # checkpoints in ParaView (tests, python3 -m sphreverb_post render) and headless rendering
   python3-paraview xvfb

@@ -164,7 +164,8 @@ Signal read_wav(const std::string& path, const std::string& key) {
 }
 
 void write_wav(const std::string& path, double rate,
-               const std::vector<std::vector<double>>& channels, bool pcm16) {
+               const std::vector<std::vector<double>>& channels, bool pcm16,
+               const std::string& comment) {
   const int whole_rate = checked_rate(path, rate, channels);
   const std::string partial = path + ".partial";
   auto fail = [&](const std::string& what) {
@@ -179,6 +180,8 @@ void write_wav(const std::string& path, double rate,
     fail(std::string("cannot open for writing (") + file.strError() + ")");
   }
   file.command(SFC_SET_ADD_PEAK_CHUNK, nullptr, SF_FALSE);
+  if (!comment.empty() && file.setString(SF_STR_COMMENT, comment.c_str()) != 0)
+    fail("cannot store the comment");
   if (const std::string why = write_frames(file, channels, pcm16); !why.empty()) {
     file = SndfileHandle();  // closes the partial file before it is removed
     fail(why);

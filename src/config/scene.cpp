@@ -289,6 +289,10 @@ void read_receivers(const Reader& r, std::vector<ReceiverSpec>& receivers) {
     r.require(s->name, "position", "x y z, m");
     r.get(s->name, "position", rec.position);
     r.get(s->name, "group", rec.group);
+    r.get_enum(s->name, "type", rec.type, receiver_type_names());
+    r.get(s->name, "binaural", rec.binaural);
+    if (rec.binaural && rec.type != ReceiverType::Ambisonic)
+      r.fail(s->name, "binaural", "needs type = ambisonic (the decode starts from B-format)");
     if (!rec.group.empty() && !std::all_of(rec.group.begin(), rec.group.end(), is_name_char))
       r.fail(s->name, "group", "bad group name (letters, digits, '_' and '-' only)");
     receivers.push_back(rec);
@@ -333,6 +337,15 @@ void read_output(const Reader& r, OutputSpec& o) {
   r.get("output", "progress_every", o.progress_every);
   r.get("output", "lowpass", o.lowpass);
   r.get("output", "energy", o.energy);
+  r.get("output", "hrtf", o.hrtf);
+  if (!o.hrtf.empty()) {  // relative to the scene file, like [emitter] input
+    fs::path sofa(o.hrtf);
+    if (sofa.is_relative()) sofa = fs::path(r.path()).parent_path() / sofa;
+    std::error_code ec;
+    if (!fs::is_regular_file(sofa, ec))
+      r.fail("output", "hrtf", "SOFA file '" + sofa.string() + "' is not a readable file");
+    o.hrtf = sofa.string();
+  }
 }
 
 }  // namespace

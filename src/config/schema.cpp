@@ -48,6 +48,11 @@ const Names<RoomWalls>& room_wall_names() {
       {"auto", RoomWalls::Auto}, {"mirror", RoomWalls::Mirror}, {"tethered", RoomWalls::Tethered}};
   return n;
 }
+const Names<ReceiverType>& receiver_type_names() {
+  static const Names<ReceiverType> n = {{"omni", ReceiverType::Omni},
+                                        {"ambisonic", ReceiverType::Ambisonic}};
+  return n;
+}
 const Names<Drive>& drive_names() {
   static const Names<Drive> n = {{"displacement", Drive::Displacement},
                                  {"velocity", Drive::Velocity},
@@ -261,6 +266,12 @@ std::vector<KeySpec> make_schema() {
   k.push_back(text("receiver.NAME", "group", "", "none",
                    "Receivers sharing a group also go into GROUP.wav, one channel each in file "
                    "order (letters, digits, '_', '-'; not a receiver's name)"));
+  k.push_back(choice("receiver.NAME", "type", words_of(receiver_type_names()), "omni",
+                     "ambisonic: also first-order B-format (ambiX: ACN W Y Z X, SN3D) from the "
+                     "pressure and velocity, NAME.amb.wav and NAME.amb.raw.wav"));
+  k.push_back(boolean("receiver.NAME", "binaural", "false",
+                      "ambisonic only: also NAME.binaural.wav, the B-format decoded to 8 virtual "
+                      "loudspeakers and rendered through [output] hrtf"));
   // [output]
   KeySpec dir = text("output", "dir", "out", "",
                      "Output directory, relative to the working directory (--out DIR overrides "
@@ -287,6 +298,10 @@ std::vector<KeySpec> make_schema() {
                      "Wall-clock time between progress lines"));
   k.push_back(boolean("output", "lowpass", "true",
                       "Low-pass the receivers at f_max; false: only the anti-alias filter"));
+  KeySpec hrtf = text("output", "hrtf", "", "libmysofa's MIT KEMAR default.sofa",
+                      "SOFA file (HRIR) of the binaural receivers");
+  hrtf.type = KeyType::Path;
+  k.push_back(hrtf);
   k.push_back(boolean("output", "energy", "false",
                       "Write energy.csv, the air's acoustic energy after every audio sample"));
   return k;

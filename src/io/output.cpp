@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
+#include "sphreverb/audio/binaural.hpp"
 #include "sphreverb/audio/filters.hpp"
 #include "sphreverb/audio/normalize.hpp"
 #include "sphreverb/audio/wav.hpp"
@@ -22,11 +24,51 @@ std::string target(const std::string& dir, const std::string& name, io::StagedFi
 constexpr double kUnnormalisedFullScale = 100.0;  // Pa at 16-bit full scale when normalize = false
 constexpr double kAntiAlias = 0.45;               // anti-alias cut-off / sample rate
 constexpr int kButterworthOrder = 4;
+constexpr const char* kAmbixComment =
+    "ambiX first-order B-format: channel order ACN (W Y Z X), normalisation SN3D";
+
+// The 16-bit channels of a multi-channel file: normalised with one gain for all channels (DC
+// removed per channel, scaled by the common peak), or p' / 100 Pa when normalize = false.
+std::vector<std::vector<double>> common_gain_pcm(const Scene& s,
+                                                 const std::vector<std::vector<double>>& raw) {
+  std::vector<std::vector<double>> pcm;
+  double peak = 0.0;
+  for (const auto& ch : raw) {
+    std::vector<double> x = ch;
+    if (s.output.normalize) {
+      double mean = 0.0;
+      for (double v : x) mean += v;
+      mean /= static_cast<double>(std::max<std::size_t>(x.size(), 1));
+      for (double& v : x) v -= mean, peak = std::max(peak, std::abs(v));
+    } else {
+      for (double& v : x) v /= kUnnormalisedFullScale;
+    }
+    pcm.push_back(std::move(x));
+  }
+  if (s.output.normalize)
+    for (auto& ch : pcm)
+      for (double& v : ch) v = peak > 0.0 ? v / peak : 0.0;
+  return pcm;
+}
 }  // namespace
+
+std::string hrtf_path(const Scene& s) {
+  return s.output.hrtf.empty() ? kDefaultSofaPath : s.output.hrtf;
+}
 
 double output_cutoff(const Scene& s) {
   const double anti_alias = kAntiAlias * s.time.sample_rate;
   return s.output.lowpass ? std::min(s.derived.f_max, anti_alias) : anti_alias;
+}
+
+Signal record_to_audio(const Scene& s, Signal record) {
+  // Above f_max the record is numerical, not acoustic: a causal Butterworth removes it without
+  // pre-ringing before the direct sound; then the anti-alias filter and decimation.
+  if (s.output.lowpass && s.derived.f_max < kAntiAlias * s.time.sample_rate)
+    record = butterworth_lowpass(record, s.derived.f_max, kButterworthOrder);
+  Signal audio = lowpass_decimate(record, s.derived.substeps, kAntiAlias * s.time.sample_rate);
+  audio.samples.resize(std::min<std::size_t>(audio.samples.size(), s.derived.samples));
+  return audio;
 }
 
 std::vector<ReceiverOutput> write_receiver_wavs(const Scene& s, const Receivers& receivers,
@@ -40,12 +82,7 @@ std::vector<ReceiverOutput> write_receiver_wavs(const Scene& s, const Receivers&
     Signal pressure{step_rate, {}};
     pressure.samples.reserve(rho.size());
     for (double v : rho) pressure.samples.push_back(c2 * (v - rho.front()));
-    // Above f_max the record is numerical, not acoustic: a causal Butterworth removes it without
-    // pre-ringing before the direct sound; then the anti-alias filter and decimation.
-    if (s.output.lowpass && s.derived.f_max < kAntiAlias * s.time.sample_rate)
-      pressure = butterworth_lowpass(pressure, s.derived.f_max, kButterworthOrder);
-    Signal audio = lowpass_decimate(pressure, s.derived.substeps, kAntiAlias * s.time.sample_rate);
-    audio.samples.resize(std::min<std::size_t>(audio.samples.size(), s.derived.samples));
+    Signal audio = record_to_audio(s, std::move(pressure));
 
     ReceiverOutput o;
     o.name = s.receivers[r].name;
@@ -115,6 +152,50 @@ std::vector<GroupOutput> write_group_wavs(const Scene& s,
     write_wav(target(dir, g.wav, staged), s.time.sample_rate, pcm, true);
   }
   return groups;
+}
+
+std::vector<AmbisonicOutput> write_ambisonic_wavs(const Scene& s, const Receivers& receivers,
+                                                  const std::vector<ReceiverOutput>& outs,
+                                                  const std::string& dir,
+                                                  io::StagedFiles* staged) {
+  std::vector<AmbisonicOutput> result;
+  std::unique_ptr<HrtfSet> hrtf;  // opened for the first binaural receiver
+  const double rho0_c0 = s.fluid.rest_density * s.fluid.sound_speed;
+  const double step_rate = s.time.sample_rate * s.derived.substeps;
+  for (std::size_t r = 0; r < receivers.size(); ++r) {
+    if (!receivers.ambisonic(r)) continue;
+    AmbisonicOutput a;
+    a.name = s.receivers[r].name;
+    a.wav = io::RunDir::amb_wav_name(a.name);
+    a.raw_wav = io::RunDir::amb_raw_wav_name(a.name);
+    a.channels.resize(4);
+    a.channels[0] = outs.at(r).audio;  // W = p', the omni record of the same point
+    // ACN 1, 2, 3 = Y, Z, X = -rho0 c0 (v_y, v_z, v_x): pointing towards the source.
+    constexpr int kAxisOfAcn[3] = {1, 2, 0};
+    for (int c = 1; c < 4; ++c) {
+      const std::vector<double>& v = receivers.velocity(r, kAxisOfAcn[c - 1]);
+      Signal record{step_rate, {}};
+      record.samples.reserve(v.size());
+      for (double x : v) record.samples.push_back(-rho0_c0 * x);
+      a.channels[c] = record_to_audio(s, std::move(record)).samples;
+    }
+    for (const auto& ch : a.channels)
+      for (double x : ch) a.peak_pascal = std::max(a.peak_pascal, std::abs(x));
+    write_wav(target(dir, a.raw_wav, staged), s.time.sample_rate, a.channels, false, kAmbixComment);
+    write_wav(target(dir, a.wav, staged), s.time.sample_rate, common_gain_pcm(s, a.channels), true,
+              kAmbixComment);
+    if (s.receivers[r].binaural) {
+      if (!hrtf) hrtf = std::make_unique<HrtfSet>(hrtf_path(s), s.time.sample_rate);
+      a.binaural_wav = io::RunDir::binaural_wav_name(a.name);
+      write_wav(target(dir, a.binaural_wav, staged), s.time.sample_rate,
+                common_gain_pcm(s, render_binaural(a.channels, *hrtf)), true,
+                "binaural (left, right): first-order B-format decoded to 8 virtual loudspeakers "
+                "(max-rE), HRTF " +
+                    hrtf_path(s));
+    }
+    result.push_back(std::move(a));
+  }
+  return result;
 }
 
 std::string energy_csv(const std::vector<AcousticEnergy>& series) {

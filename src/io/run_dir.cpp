@@ -106,6 +106,12 @@ void RunDir::clear_outputs(const Scene& scene, bool fresh) const {
           fs::remove(file(f), ec);
           fs::remove(partial_of(file(f)), ec);
         }
+  for (const ReceiverSpec& r : scene.receivers)
+    for (const std::string& f :
+         {amb_wav_name(r.name), amb_raw_wav_name(r.name), binaural_wav_name(r.name)}) {
+      fs::remove(file(f), ec);
+      fs::remove(partial_of(file(f)), ec);
+    }
   for (const std::string& f : {energy_csv(), summary()}) {
     fs::remove(f, ec);
     fs::remove(partial_of(f), ec);

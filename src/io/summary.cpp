@@ -62,6 +62,22 @@ Json materials(const Scene& s) {
   return j;
 }
 
+// An ambisonic receiver's files and their conventions (output.hpp).
+Json ambisonic(const Scene& s, const AmbisonicOutput& a) {
+  Json j = {{"wav", a.wav},
+            {"raw_wav", a.raw_wav},
+            {"format", "ambiX"},
+            {"order", 1},
+            {"channel_order", "ACN: W Y Z X"},
+            {"normalisation", "SN3D"},
+            {"peak_Pa", a.peak_pascal}};
+  if (!a.binaural_wav.empty()) {
+    j["binaural_wav"] = a.binaural_wav;
+    j["hrtf"] = hrtf_path(s);
+  }
+  return j;
+}
+
 }  // namespace
 
 std::string summary_json(const Scene& s, const RunFacts& f) {
@@ -87,13 +103,17 @@ std::string summary_json(const Scene& s, const RunFacts& f) {
   j["derived"] = derived(s);
   j["materials"] = materials(s);
   j["receivers"] = Json::array();
-  for (const ReceiverOutput& o : f.receivers)
-    j["receivers"].push_back({{"name", o.name},
-                              {"wav", o.wav},
-                              {"raw_wav", o.raw_wav},
-                              {"samples", o.samples},
-                              {"peak_Pa", o.peak_pascal},
-                              {"reference_density_kg_m3", o.reference_density}});
+  for (const ReceiverOutput& o : f.receivers) {
+    Json r = {{"name", o.name},
+              {"wav", o.wav},
+              {"raw_wav", o.raw_wav},
+              {"samples", o.samples},
+              {"peak_Pa", o.peak_pascal},
+              {"reference_density_kg_m3", o.reference_density}};
+    for (const AmbisonicOutput& a : f.ambisonic)
+      if (a.name == o.name) r["ambisonic"] = ambisonic(s, a);
+    j["receivers"].push_back(std::move(r));
+  }
   j["groups"] = Json::array();
   for (const GroupOutput& g : f.groups)
     j["groups"].push_back(

@@ -2,20 +2,56 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "sphreverb/physics/kernel.hpp"
 
 namespace sphreverb {
 
-Receivers::Receivers(std::vector<Vec3> positions, KernelKind kernel, double h, double mass)
+Receivers::Receivers(std::vector<Vec3> positions, KernelKind kernel, double h, double mass,
+                     std::vector<char> ambisonic)
     : positions_(std::move(positions)),
       kernel_(kernel),
       h_(h),
       mass_(mass),
       candidates_(positions_.size()),
       ours_(positions_.size(), 0),
-      series_(positions_.size()) {}
+      velocity_channel_(positions_.size(), -1) {
+  // Channels: one density per receiver, then vx vy vz of each ambisonic receiver in order.
+  int channels = static_cast<int>(positions_.size());
+  for (std::size_t r = 0; r < ambisonic.size() && r < positions_.size(); ++r)
+    if (ambisonic[r]) {
+      velocity_channel_[r] = channels;
+      channels += 3;
+    }
+  series_.resize(static_cast<std::size_t>(channels));
+}
+
+const std::vector<double>& Receivers::velocity(std::size_t r, int axis) const {
+  if (velocity_channel_.at(r) < 0 || axis < 0 || axis > 2)
+    throw std::logic_error("receiver " + std::to_string(r) + " records no velocity");
+  return series_[static_cast<std::size_t>(velocity_channel_[r] + axis)];
+}
+
+std::vector<std::vector<double>> Receivers::velocity_series() const {
+  return {series_.begin() + static_cast<std::ptrdiff_t>(positions_.size()), series_.end()};
+}
+
+void Receivers::restore(std::vector<std::vector<double>> density,
+                        std::vector<std::vector<double>> velocity) {
+  if (density.size() != positions_.size() ||
+      (!velocity.empty() && velocity.size() != series_.size() - positions_.size()))
+    throw std::invalid_argument(
+        "receiver records: " + std::to_string(density.size()) + " density and " +
+        std::to_string(velocity.size()) + " velocity series for " +
+        std::to_string(positions_.size()) + " receivers and " +
+        std::to_string(series_.size() - positions_.size()) + " velocity channels");
+  for (std::size_t r = 0; r < density.size(); ++r) series_[r] = std::move(density[r]);
+  for (std::size_t c = 0; c < velocity.size(); ++c)
+    series_[positions_.size() + c] = std::move(velocity[c]);
+}
 
 void Receivers::rebuild(const Particles& p, const Slabs& slabs, int rank, double radius) {
   for (std::size_t r = 0; r < positions_.size(); ++r) {
@@ -32,12 +68,11 @@ void Receivers::rebuild(const Particles& p, const Slabs& slabs, int rank, double
 }
 
 void Receivers::measure(const Particles& p) {
+  const std::size_t base = pending_.size();
+  pending_.resize(base + series_.size(), 0.0);  // ranks not owning a receiver add 0
   with_kernel(kernel_, h_, [&](const auto& kernel) {
     for (std::size_t r = 0; r < positions_.size(); ++r) {
-      if (!ours_[r]) {
-        pending_.push_back(0.0);
-        continue;
-      }
+      if (!ours_[r]) continue;
       const Vec3 xr = positions_[r];
       double mass_sum = 0.0, volume_sum = 0.0;
       for (std::uint32_t j : candidates_[r]) {
@@ -45,9 +80,26 @@ void Receivers::measure(const Particles& p) {
         mass_sum += mass_ * w;
         volume_sum += mass_ / p.rho[j] * w;
       }
-      pending_.push_back(volume_sum > 0.0 ? mass_sum / volume_sum : 0.0);
+      pending_[base + r] = volume_sum > 0.0 ? mass_sum / volume_sum : 0.0;
+      if (velocity_channel_[r] >= 0) measure_velocity(p, kernel, r, &pending_[base]);
     }
   });
+}
+
+template <class Kernel>
+void Receivers::measure_velocity(const Particles& p, const Kernel& kernel, std::size_t r,
+                                 double* record) const {
+  const Vec3 xr = positions_[r];
+  double volume_sum = 0.0, sx = 0.0, sy = 0.0, sz = 0.0;
+  for (std::uint32_t j : candidates_[r]) {
+    const double vw = mass_ / p.rho[j] * kernel.W(norm(p.position(j) - xr));
+    volume_sum += vw;
+    sx += vw * p.vx[j];
+    sy += vw * p.vy[j];
+    sz += vw * p.vz[j];
+  }
+  double* v = record + velocity_channel_[r];
+  if (volume_sum > 0.0) v[0] = sx / volume_sum, v[1] = sy / volume_sum, v[2] = sz / volume_sum;
 }
 
 void Receivers::flush(MPI_Comm comm) {
@@ -57,8 +109,7 @@ void Receivers::flush(MPI_Comm comm) {
   MPI_Reduce(pending_.data(), total.data(), static_cast<int>(pending_.size()), MPI_DOUBLE, MPI_SUM,
              0, comm);
   if (rank == 0)
-    for (std::size_t k = 0; k < total.size(); ++k)
-      series_[k % positions_.size()].push_back(total[k]);
+    for (std::size_t k = 0; k < total.size(); ++k) series_[k % series_.size()].push_back(total[k]);
   pending_.clear();
 }
 

@@ -59,8 +59,13 @@ DriveParams make_drive_params(const Scene& s) {
 
 Receivers make_receivers(const Scene& s) {
   std::vector<Vec3> positions;
-  for (const ReceiverSpec& r : s.receivers) positions.push_back(r.position);
-  return Receivers(std::move(positions), s.fluid.kernel, s.derived.h, s.derived.particle_mass);
+  std::vector<char> ambisonic;
+  for (const ReceiverSpec& r : s.receivers) {
+    positions.push_back(r.position);
+    ambisonic.push_back(r.type == ReceiverType::Ambisonic);
+  }
+  return Receivers(std::move(positions), s.fluid.kernel, s.derived.h, s.derived.particle_mass,
+                   std::move(ambisonic));
 }
 
 }  // namespace sphreverb

@@ -85,6 +85,7 @@ SimulationState Simulation::export_run_state() {
   if (rank_ == 0) {
     for (std::size_t r = 0; r < receivers_.size(); ++r)
       s.receiver_density.push_back(receivers_.density(r));
+    s.receiver_velocity = receivers_.velocity_series();
     s.emitter = emitter_.progress();
   }
   return s;
@@ -146,7 +147,7 @@ void Simulation::import_state(SimulationState s) {
   run_ = s.run;
   acoustic_step_ = s.acoustic_steps;
   if (rank_ == 0) {
-    receivers_.restore(std::move(s.receiver_density));
+    receivers_.restore(std::move(s.receiver_density), std::move(s.receiver_velocity));
     emitter_resume_ = s.emitter;
   }
   rebuild();               // at the rebuild positions

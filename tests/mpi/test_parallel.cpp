@@ -66,7 +66,8 @@ position = 0.27 0.05 0.12
 }
 
 struct Record {
-  std::vector<std::vector<double>> density;  // rank 0: per receiver
+  std::vector<std::vector<double>> density;   // rank 0: per receiver
+  std::vector<std::vector<double>> velocity;  // rank 0: x y z per ambisonic receiver
   std::int64_t particles = 0, owned_sum = 0, rebuilds = 0;
 };
 
@@ -81,6 +82,7 @@ Record run(const Scene& scene, MPI_Comm comm) {
   Record r;
   for (std::size_t k = 0; k < sim.receivers().size(); ++k)
     r.density.push_back(sim.receivers().density(k));
+  r.velocity = sim.receivers().velocity_series();
   r.particles = sim.global_particles();
   for (std::int64_t n : sim.particles_per_rank()) r.owned_sum += n;
   r.rebuilds = sim.rebuilds();
@@ -107,6 +109,16 @@ void expect_same_as_one_rank(const Scene& scene) {
     const auto [lo, hi] = std::minmax_element(all.density[k].begin(), all.density[k].end());
     EXPECT_GT(*hi - *lo, 1e-9) << scene.receivers[k].name;
   }
+  ASSERT_EQ(all.velocity.size(), one.velocity.size());
+  for (std::size_t c = 0; c < all.velocity.size(); ++c) {
+    ASSERT_EQ(all.velocity[c].size(), static_cast<std::size_t>(scene.derived.steps + 1));
+    ASSERT_EQ(all.velocity[c].size(), one.velocity[c].size());
+    EXPECT_EQ(0, std::memcmp(all.velocity[c].data(), one.velocity[c].data(),
+                             all.velocity[c].size() * sizeof(double)))
+        << "velocity channel " << c << " differs between " << world_size() << " ranks and 1 rank";
+    const auto [lo, hi] = std::minmax_element(all.velocity[c].begin(), all.velocity[c].end());
+    EXPECT_GT(*hi - *lo, 1e-9) << "velocity channel " << c;
+  }
   EXPECT_EQ(all.rebuilds, one.rebuilds);
   // The per-rank counts add up to the scene's particles, on any rank count.
   EXPECT_EQ(all.owned_sum, all.particles);
@@ -115,6 +127,15 @@ void expect_same_as_one_rank(const Scene& scene) {
 
 TEST(Parallel, ReceiverSamplesMatchOneRankBitForBit) {
   expect_same_as_one_rank(parse_scene(box_scene(), "box.ini"));
+}
+
+TEST(Parallel, AmbisonicVelocityMatchesOneRankBitForBit) {
+  // Both receivers record velocity; "mid" sits next to the 2-rank cut.
+  const Scene s =
+      parse_scene(box_scene(), "box.ini",
+                  {{"receiver.mid.type", "ambisonic"}, {"receiver.far.type", "ambisonic"}});
+  ASSERT_EQ(s.receivers[0].type, ReceiverType::Ambisonic);
+  expect_same_as_one_rank(s);
 }
 
 TEST(Parallel, BitForBitWithFrequentRebuildsViscosityAndDiffusion) {

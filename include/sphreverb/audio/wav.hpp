@@ -20,8 +20,10 @@ Signal read_wav(const std::string& path, const std::string& key = {});
 // samples clipped to [-1, 1], NaN written as 0; otherwise 32-bit float with the values as given.
 // `rate` must be a whole number of Hz. The file is written to PATH.partial and renamed to PATH
 // only when complete, so a PATH that exists is whole; no PEAK chunk (it carries a time stamp), so
-// the same samples always give the same bytes. Throws SignalError naming PATH.
+// the same samples always give the same bytes. A non-empty `comment` is stored as the file's
+// comment (the WAV LIST/INFO ICMT chunk). Throws SignalError naming PATH.
 void write_wav(const std::string& path, double rate,
-               const std::vector<std::vector<double>>& channels, bool pcm16);
+               const std::vector<std::vector<double>>& channels, bool pcm16,
+               const std::string& comment = {});
 
 }  // namespace sphreverb

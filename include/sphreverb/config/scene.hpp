@@ -125,11 +125,17 @@ struct EmitterSpec {
   std::string material = "rigid";  // the disc's wall material
 };
 
+// omni: the pressure only; ambisonic: also first-order B-format (ambiX conventions:
+// docs/theory/emitter-receivers.md).
+enum class ReceiverType { Omni, Ambisonic };
+
 struct ReceiverSpec {
   std::string name;   // NAME of [receiver.NAME]; output files NAME.wav and NAME.raw.wav
   Vec3 position;      // m, must lie in the air
   std::string group;  // optional: receivers sharing a group also go into GROUP.wav, one channel
                       // each in file order (e.g. a stereo pair)
+  ReceiverType type = ReceiverType::Omni;  // ambisonic: also NAME.amb.wav and NAME.amb.raw.wav
+  bool binaural = false;  // ambisonic only: also NAME.binaural.wav (an HRTF decode)
 };
 
 // Field names [output] snapshot_fields accepts (positions are always written).
@@ -148,6 +154,7 @@ struct OutputSpec {
   double progress_every = 5.0;  // s of wall time between progress lines, [0.1, 3600]
   bool lowpass = true;          // low-pass the receivers at f_max (false: only anti-aliasing)
   bool energy = false;          // write energy.csv: acoustic energy of the air every sample
+  std::string hrtf;             // SOFA file of the binaural receivers ("" = libmysofa's default)
 };
 
 // Quantities derived from the keys, in SI units.

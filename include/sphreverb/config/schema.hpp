@@ -18,6 +18,7 @@ namespace sphreverb {
 enum class ShapeKind;
 enum class RoomWalls;
 enum class Drive;
+enum class ReceiverType;
 
 // An interval with its unit, e.g. (0, 1] m.
 struct Range {
@@ -89,6 +90,7 @@ const Names<ShapeKind>& shape_names();
 const Names<GradientCorrection>& gradient_names();
 const Names<RoomWalls>& room_wall_names();
 const Names<Drive>& drive_names();
+const Names<ReceiverType>& receiver_type_names();
 
 // The longest scene or included file read, bytes.
 inline constexpr long long kMaxSceneFileBytes = 16LL * 1024 * 1024;

@@ -33,6 +33,18 @@ struct GroupOutput {
   std::vector<std::string> channels;  // member receiver names, channel order
 };
 
+// An ambisonic receiver's B-format ([receiver.NAME] type = ambisonic): NAME.amb.raw.wav (float,
+// Pa) and NAME.amb.wav (16-bit, one gain for all four channels, or 100 Pa full scale), ambiX:
+// ACN order W Y Z X, SN3D. W = p' is the receiver's mono record bit for bit; (X, Y, Z) =
+// -rho0 c0 v, so a plane wave arriving from direction u (the source at +u) gives
+// (X, Y, Z) = W u. Every channel is filtered and decimated like the mono record.
+struct AmbisonicOutput {
+  std::string name, wav, raw_wav;
+  std::string binaural_wav;                   // NAME.binaural.wav, or "" (binaural = false)
+  double peak_pascal = 0.0;                   // max |sample| over the four raw channels
+  std::vector<std::vector<double>> channels;  // W, Y, Z, X (Pa) at the sample rate, as written
+};
+
 // The per-step densities of `receivers` (steps + 1 records at the step rate sample_rate *
 // substeps) become audio: deflection from the t = 0 reference, low-passed at f_max by a causal
 // 4th-order Butterworth (if f_max < 0.45 sample_rate), then anti-alias filtered at 0.45
@@ -40,6 +52,20 @@ struct GroupOutput {
 std::vector<ReceiverOutput> write_receiver_wavs(const Scene& scene, const Receivers& receivers,
                                                 const std::string& dir,
                                                 io::StagedFiles* staged = nullptr);
+
+// The B-format WAVs of the ambisonic receivers, in scene order; `outs` are the receivers' mono
+// outputs (W). A receiver with binaural = true also gets NAME.binaural.wav (16-bit, left and
+// right, one gain for both; audio/binaural.hpp with the HRTF set hrtf_path(scene), n + L - 1
+// samples for an HRIR of L taps). Throws SignalError if the SOFA file cannot be read.
+std::vector<AmbisonicOutput> write_ambisonic_wavs(const Scene& scene, const Receivers& receivers,
+                                                  const std::vector<ReceiverOutput>& outs,
+                                                  const std::string& dir,
+                                                  io::StagedFiles* staged = nullptr);
+
+// A receiver record at the step rate (any quantity) as audio: low-passed at f_max by a causal
+// 4th-order Butterworth (if [output] lowpass and f_max < 0.45 sample_rate), anti-alias filtered at
+// 0.45 sample_rate, decimated to the sample rate and cut to the run's sample count.
+Signal record_to_audio(const Scene& scene, Signal record);
 
 // The groups' multi-channel WAVs, from the receivers' outputs (in scene order).
 std::vector<GroupOutput> write_group_wavs(const Scene& scene,
@@ -49,6 +75,9 @@ std::vector<GroupOutput> write_group_wavs(const Scene& scene,
 
 // energy.csv's text: time_s, kinetic_J, potential_J, total_J, one line per record.
 std::string energy_csv(const std::vector<AcousticEnergy>& series);
+
+// The SOFA file of the binaural receivers: [output] hrtf, or libmysofa's default.sofa.
+std::string hrtf_path(const Scene& scene);
 
 // Low-pass cut-off applied to the receivers (Hz).
 double output_cutoff(const Scene& scene);

@@ -55,6 +55,10 @@ class RunDir {
   // Receiver (or group) NAME's files, as names relative to DIR.
   static std::string wav_name(const std::string& name) { return name + ".wav"; }
   static std::string raw_wav_name(const std::string& name) { return name + ".raw.wav"; }
+  // An ambisonic receiver's B-format files and its binaural rendering.
+  static std::string amb_wav_name(const std::string& name) { return name + ".amb.wav"; }
+  static std::string amb_raw_wav_name(const std::string& name) { return name + ".amb.raw.wav"; }
+  static std::string binaural_wav_name(const std::string& name) { return name + ".binaural.wav"; }
   // "step_000000123.h5"
   static std::string checkpoint_name(std::int64_t step);
   static std::string snapshot_name(std::int64_t step);

@@ -32,6 +32,7 @@ struct RunFacts {
   double stage1_wall_seconds = 0.0, stage1_kinetic_energy = 0.0;  // s, J
   std::vector<ReceiverOutput> receivers;
   std::vector<GroupOutput> groups;
+  std::vector<AmbisonicOutput> ambisonic;  // receivers of type ambisonic, scene order
 };
 
 // The summary document (pretty-printed JSON text).

@@ -1,4 +1,5 @@
-// Receivers (microphones): the kernel-weighted air density at fixed points, every step.
+// Receivers (microphones): the kernel-weighted air density at fixed points, every step, and for
+// an ambisonic receiver also the kernel-weighted air velocity.
 //
 // The density at a receiver r is the Shepard-normalised kernel interpolation of the particles'
 // densities (the seed's "weighted sum of the particle masses", made exact for a uniform field):
@@ -6,6 +7,12 @@
 // The rank whose slab contains x_r evaluates it from its owned particles, halo copies and ghosts
 // (together they hold every particle within the kernel support of x_r), summing in key order; the
 // other ranks contribute 0, so the sum onto rank 0 is exact and independent of the rank count.
+//
+// An ambisonic receiver also records the Shepard-normalised velocity with the same weights
+//     v(x_r) = sum_j (m / rho_j) v_j W(|x_r - x_j|) / sum_j (m / rho_j) W(|x_r - x_j|)
+// (m/s, the particles' staggered velocity: half a step before the density of the same record),
+// summed in the same key order by the same rank. Its density record is computed exactly as an
+// omni receiver's, so the two agree bit for bit at the same point.
 #pragma once
 
 #include <mpi.h>
@@ -25,13 +32,16 @@ class Receivers {
  public:
   Receivers() = default;
   // positions (m), in output order; the kernel of smoothing length h (m) and the particle mass
-  // (kg) of the interpolation above.
-  Receivers(std::vector<Vec3> positions, KernelKind kernel, double h, double mass);
+  // (kg) of the interpolation above. ambisonic[r] != 0: receiver r also records the velocity
+  // (empty: none does).
+  Receivers(std::vector<Vec3> positions, KernelKind kernel, double h, double mass,
+            std::vector<char> ambisonic = {});
 
   // Local: selects, for the receivers in this rank's slab, the entries within `radius` (support
   // + skin) of each, in key order. Pre: halo copies and ghosts are present.
   void rebuild(const Particles& p, const Slabs& slabs, int rank, double radius);
-  // Local: appends one record (one value per receiver) to the pending block.
+  // Local: appends one record (one value per channel: density, then vx vy vz for an ambisonic
+  // receiver) to the pending block.
   void measure(const Particles& p);
   // Collective over comm: moves the pending records to rank 0's series.
   void flush(MPI_Comm comm);
@@ -40,17 +50,32 @@ class Receivers {
   const Vec3& position(std::size_t r) const { return positions_[r]; }  // m
   // Rank 0 after flush: density (kg/m^3) of receiver r, one value per measure() call.
   const std::vector<double>& density(std::size_t r) const { return series_[r]; }
-  // Rank 0, nothing pending: replaces the series (a checkpoint's records, one vector per receiver).
-  void restore(std::vector<std::vector<double>> series) { series_ = std::move(series); }
+  bool ambisonic(std::size_t r) const { return velocity_channel_[r] >= 0; }
+  // Rank 0 after flush, ambisonic receiver r: velocity component axis (0 = x, 1 = y, 2 = z) in
+  // m/s, one value per measure() call.
+  const std::vector<double>& velocity(std::size_t r, int axis) const;
+  // Rank 0: the velocity series of every ambisonic receiver in receiver order, x y z each
+  // (3 vectors per ambisonic receiver; a checkpoint's record of them).
+  std::vector<std::vector<double>> velocity_series() const;
+  // Rank 0, nothing pending: replaces the series (a checkpoint's records): one density vector per
+  // receiver, and velocity_series()'s layout (empty: no velocity is restored).
+  void restore(std::vector<std::vector<double>> density,
+               std::vector<std::vector<double>> velocity = {});
 
  private:
+  // Writes receiver r's velocity (Shepard-normalised, m/s) into its channels of `record`.
+  template <class Kernel>
+  void measure_velocity(const Particles& p, const Kernel& kernel, std::size_t r,
+                        double* record) const;
+
   std::vector<Vec3> positions_;
   KernelKind kernel_ = KernelKind::WendlandC2;
   double h_ = 0.0, mass_ = 0.0;
   std::vector<std::vector<std::uint32_t>> candidates_;  // per receiver; empty if not ours
   std::vector<char> ours_;
-  std::vector<double> pending_;  // records x receivers
-  std::vector<std::vector<double>> series_;
+  std::vector<int> velocity_channel_;        // per receiver: index of its vx series, or -1
+  std::vector<double> pending_;              // records x channels
+  std::vector<std::vector<double>> series_;  // per channel: densities first, then velocities
 };
 
 }  // namespace sphreverb

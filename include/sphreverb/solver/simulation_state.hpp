@@ -39,6 +39,9 @@ struct SimulationState {
   // Rank 0 only (empty elsewhere): every receiver record so far, one vector per receiver in scene
   // order (kg/m^3; record 0 is the t = 0 reference), and the emitter drive's progress.
   std::vector<std::vector<double>> receiver_density;
+  // Rank 0 only: the ambisonic receivers' velocity records (m/s), x y z per ambisonic receiver in
+  // scene order (Receivers::velocity_series); empty when there is none.
+  std::vector<std::vector<double>> receiver_velocity;
   EmitterDrive::Progress emitter;
 };
 

@@ -71,12 +71,17 @@ void write_outputs(const Scene& scene, const io::RunDir& dir, const Simulation& 
   io::StagedFiles staged;
   facts.receivers = write_receiver_wavs(scene, sim.receivers(), dir.path(), &staged);
   facts.groups = write_group_wavs(scene, facts.receivers, dir.path(), &staged);
+  facts.ambisonic =
+      write_ambisonic_wavs(scene, sim.receivers(), facts.receivers, dir.path(), &staged);
   if (scene.output.energy) staged.write_text(dir.energy_csv(), energy_csv(sim.energy()));
   facts.total_wall_seconds = seconds_since(start);
   staged.write_text(dir.summary(), io::summary_json(scene, facts));
   staged.commit_all();
   for (const GroupOutput& g : facts.groups)
     log->info("wrote {}/{} and {} ({} channels)", dir.path(), g.wav, g.raw_wav, g.channels.size());
+  for (const AmbisonicOutput& a : facts.ambisonic)
+    log->info("wrote {}/{} and {} (ambiX W Y Z X, SN3D){}", dir.path(), a.wav, a.raw_wav,
+              a.binaural_wav.empty() ? "" : " and " + a.binaural_wav);
   for (const ReceiverOutput& o : facts.receivers)
     log->info("wrote {}/{} and {} ({} samples, peak {:.3g} Pa)", dir.path(), o.wav, o.raw_wav,
               o.samples, o.peak_pascal);

@@ -10,6 +10,7 @@
 
 #include "sphreverb/io/output.hpp"
 #include "sphreverb/config/scene.hpp"
+#include "sphreverb/model/receiver.hpp"
 
 namespace sphreverb {
 namespace {
@@ -84,6 +85,75 @@ TEST(OutputGroups, NoGroupsNoFiles) {
   outs[0].name = "a";
   outs[0].audio = {0.0, 1.0};
   EXPECT_TRUE(write_group_wavs(s, outs, fs::temp_directory_path().string()).empty());
+}
+
+// A receiver pair at one point, omni and ambisonic, fed a plane wave arriving from direction u
+// (v = -p' u / (rho0 c0)): W is the omni record bit for bit, (X, Y, Z) = W u to round-off, the
+// files carry the ambiX comment, and NAME.amb.wav has one gain for all four channels.
+TEST(OutputAmbisonic, PlaneWaveFromUGivesXyzEqualWTimesU) {
+  const fs::path dir = fs::temp_directory_path() / "sphreverb_test_output_ambisonic";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  Scene s;
+  s.time.sample_rate = 8000.0;
+  s.derived.substeps = 4;
+  s.derived.samples = 60;
+  s.derived.f_max = 1000.0;
+  s.receivers = {{"o", {}, ""}, {"a", {}, "", ReceiverType::Ambisonic}};
+  const double rho0 = s.fluid.rest_density, c0 = s.fluid.sound_speed;
+  const Vec3 u{0.6, 0.0, -0.8};  // from +x, below
+  const std::size_t records = 241;
+  std::vector<double> rho(records), vx(records), vy(records, 0.0), vz(records);
+  for (std::size_t n = 0; n < records; ++n) {
+    const double t = static_cast<double>(n) / 32000.0;
+    const double p =
+        n == 0 ? 0.0 : 3.0 * std::sin(2 * 3.14159265358979 * 600.0 * t) * std::exp(-200.0 * t);
+    rho[n] = rho0 + p / (c0 * c0);
+    vx[n] = -p * u[0] / (rho0 * c0);
+    vz[n] = -p * u[2] / (rho0 * c0);
+  }
+  Receivers receivers({{0.1, 0.1, 0.1}, {0.1, 0.1, 0.1}}, s.fluid.kernel, 0.01, 1e-6, {0, 1});
+  ASSERT_FALSE(receivers.ambisonic(0));
+  ASSERT_TRUE(receivers.ambisonic(1));
+  receivers.restore({rho, rho}, {vx, vy, vz});
+  const auto outs = write_receiver_wavs(s, receivers, dir.string());
+  const auto amb = write_ambisonic_wavs(s, receivers, outs, dir.string());
+  ASSERT_EQ(amb.size(), 1u);
+  EXPECT_EQ(amb[0].wav, "a.amb.wav");
+
+  int rate = 0;
+  const auto raw = read_channels((dir / "a.amb.raw.wav").string(), rate);
+  const auto omni = read_channels((dir / "o.raw.wav").string(), rate);
+  ASSERT_EQ(raw.size(), 4u);
+  ASSERT_EQ(omni.size(), 1u);
+  ASSERT_EQ(raw[0].size(), 60u);
+  double peak = 0.0;  // X Y Z to the round-off of rho - rho_ref (p' / (c0^2 rho0) ~ 2e-5)
+  for (std::size_t i = 0; i < raw[0].size(); ++i) {
+    EXPECT_EQ(raw[0][i], omni[0][i]) << i;  // W: bit for bit
+    const double w = amb[0].channels[0][i];
+    peak = std::max(peak, std::abs(w));
+    EXPECT_NEAR(amb[0].channels[3][i], u[0] * w, 1e-9) << i;  // X
+    EXPECT_NEAR(amb[0].channels[1][i], u[1] * w, 1e-9) << i;  // Y
+    EXPECT_NEAR(amb[0].channels[2][i], u[2] * w, 1e-9) << i;  // Z
+  }
+  EXPECT_GT(peak, 0.1);  // the wave reached the output
+
+  SF_INFO info{};
+  SNDFILE* f = sf_open((dir / "a.amb.wav").string().c_str(), SFM_READ, &info);
+  ASSERT_NE(f, nullptr);
+  const char* comment = sf_get_string(f, SF_STR_COMMENT);
+  ASSERT_NE(comment, nullptr);
+  EXPECT_NE(std::string(comment).find("ACN (W Y Z X)"), std::string::npos) << comment;
+  EXPECT_NE(std::string(comment).find("SN3D"), std::string::npos) << comment;
+  sf_close(f);
+  // One gain: W (the largest channel) reaches full scale, Z keeps its ratio 0.8.
+  const auto pcm = read_channels((dir / "a.amb.wav").string(), rate);
+  double peak_w = 0.0, peak_z = 0.0;
+  for (float v : pcm[0]) peak_w = std::max(peak_w, std::abs(static_cast<double>(v)));
+  for (float v : pcm[2]) peak_z = std::max(peak_z, std::abs(static_cast<double>(v)));
+  EXPECT_NEAR(peak_w, 1.0, 2e-4);
+  EXPECT_NEAR(peak_z / peak_w, 0.8, 2e-3);
+  fs::remove_all(dir);
 }
 
 }  // namespace
