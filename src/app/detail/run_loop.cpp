@@ -80,8 +80,8 @@ void write_outputs(const Scene& scene, const io::RunDir& dir, const Simulation& 
   for (const GroupOutput& g : facts.groups)
     log->info("wrote {}/{} and {} ({} channels)", dir.path(), g.wav, g.raw_wav, g.channels.size());
   for (const AmbisonicOutput& a : facts.ambisonic)
-    log->info("wrote {}/{} and {} (ambiX W Y Z X, SN3D){}", dir.path(), a.wav, a.raw_wav,
-              a.binaural_wav.empty() ? "" : " and " + a.binaural_wav);
+    log->info("wrote {}/{} and {} (ambiX W Y Z X, SN3D){}{}", dir.path(), a.wav, a.raw_wav,
+              a.binaural_wav.empty() ? "" : " and ", a.binaural_wav);
   for (const ReceiverOutput& o : facts.receivers)
     log->info("wrote {}/{} and {} ({} samples, peak {:.3g} Pa)", dir.path(), o.wav, o.raw_wav,
               o.samples, o.peak_pascal);
