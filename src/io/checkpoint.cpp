@@ -84,7 +84,7 @@ Type h5_type(CkptType t) {
 
 // Column count of a table entry for the h5 layer (0: [rows]).
 int columns(const CheckpointDataset& d, std::uint64_t receivers) {
-  return d.cols >= 0 ? d.cols : static_cast<int>(receivers);
+  return d.cols >= 0 ? d.cols : -d.cols * static_cast<int>(receivers);
 }
 
 // Collective: dataset `name` of the table, [rows, cols], this rank's rows [first, first + count).
@@ -349,7 +349,7 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     put_scalar(f, "/emitter/leaky_velocity", e.leaky_v);
 
     std::vector<std::string> names;
-    std::vector<double> pos, ref(receivers, 0.0), dens;
+    std::vector<double> pos, ref(receivers, 0.0), dens, vel;
     for (const ReceiverSpec& rs : scene.receivers) {
       names.push_back(rs.name);
       pos.insert(pos.end(), {rs.position.x, rs.position.y, rs.position.z});
@@ -362,11 +362,16 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
         for (std::size_t t = 0; t < series.size() && t < samples; ++t)
           dens[t * receivers + k] = series[t];
       }
+      vel.assign(3 * receivers * samples, 0.0);  // records x (3 receivers)
+      for (std::size_t c = 0; c < state.receiver_velocity.size() && c < 3 * receivers; ++c)
+        for (std::size_t t = 0; t < state.receiver_velocity[c].size() && t < samples; ++t)
+          vel[t * 3 * receivers + c] = state.receiver_velocity[c][t];
     }
     put_text(f, "/receivers/names", join_lines(names));
     put(f, "/receivers/position", pos.data(), receivers, 0, rank == 0 ? receivers : 0);
     put(f, "/receivers/reference_density", ref.data(), receivers, 0, rank == 0 ? receivers : 0);
     put(f, "/receivers/density", dens.data(), samples, 0, rank == 0 ? samples : 0, receivers);
+    put(f, "/receivers/velocity", vel.data(), samples, 0, rank == 0 ? samples : 0, receivers);
     sleep_for_tests();
     f.close();
   } catch (const std::exception& ex) {
@@ -580,6 +585,13 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
   st.receiver_density.assign(r, std::vector<double>(samples));
   for (std::uint64_t t = 0; t < samples; ++t)
     for (std::uint64_t k = 0; k < r; ++k) st.receiver_density[k][t] = dens[t * r + k];
+  if (f.shape("/receivers/velocity")[1] != 3 * r)
+    throw H5Error(path + ": /receivers/velocity has the wrong shape");
+  const auto vel = read_all<double>(f, "/receivers/velocity", ext);
+  st.receiver_velocity.assign(3 * r, std::vector<double>(samples));
+  for (std::uint64_t t = 0; t < samples; ++t)
+    for (std::uint64_t ch = 0; ch < 3 * r; ++ch)
+      st.receiver_velocity[ch][t] = vel[t * 3 * r + ch];
 }
 
 }  // namespace

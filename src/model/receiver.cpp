@@ -36,21 +36,28 @@ const std::vector<double>& Receivers::velocity(std::size_t r, int axis) const {
 }
 
 std::vector<std::vector<double>> Receivers::velocity_series() const {
-  return {series_.begin() + static_cast<std::ptrdiff_t>(positions_.size()), series_.end()};
+  std::vector<std::vector<double>> v(3 * positions_.size());
+  for (std::size_t r = 0; r < positions_.size(); ++r)
+    if (velocity_channel_[r] >= 0)
+      for (int a = 0; a < 3; ++a) v[3 * r + static_cast<std::size_t>(a)] = velocity(r, a);
+  return v;
 }
 
 void Receivers::restore(std::vector<std::vector<double>> density,
                         std::vector<std::vector<double>> velocity) {
   if (density.size() != positions_.size() ||
-      (!velocity.empty() && velocity.size() != series_.size() - positions_.size()))
-    throw std::invalid_argument(
-        "receiver records: " + std::to_string(density.size()) + " density and " +
-        std::to_string(velocity.size()) + " velocity series for " +
-        std::to_string(positions_.size()) + " receivers and " +
-        std::to_string(series_.size() - positions_.size()) + " velocity channels");
+      (!velocity.empty() && velocity.size() != 3 * positions_.size()))
+    throw std::invalid_argument("receiver records: " + std::to_string(density.size()) +
+                                " density and " + std::to_string(velocity.size()) +
+                                " velocity series for " + std::to_string(positions_.size()) +
+                                " receivers");
   for (std::size_t r = 0; r < density.size(); ++r) series_[r] = std::move(density[r]);
-  for (std::size_t c = 0; c < velocity.size(); ++c)
-    series_[positions_.size() + c] = std::move(velocity[c]);
+  if (velocity.empty()) return;
+  for (std::size_t r = 0; r < positions_.size(); ++r)
+    if (velocity_channel_[r] >= 0)
+      for (int a = 0; a < 3; ++a)
+        series_[static_cast<std::size_t>(velocity_channel_[r] + a)] =
+            std::move(velocity[3 * r + static_cast<std::size_t>(a)]);
 }
 
 void Receivers::rebuild(const Particles& p, const Slabs& slabs, int rank, double radius) {

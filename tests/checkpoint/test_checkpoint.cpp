@@ -58,6 +58,7 @@ radius = 0.03
 deflection = 2e-4
 [receiver.mid]
 position = 0.151 0.1 0.07
+type = ambisonic
 [receiver.far]
 position = 0.27 0.05 0.12
 )";
@@ -110,16 +111,23 @@ struct SharedDir {
   }
 };
 
+// Rank 0's receiver records: every density series, then the ambisonic velocity series.
+std::vector<std::vector<double>> records(const Simulation& sim) {
+  std::vector<std::vector<double>> out;
+  for (std::size_t k = 0; k < sim.receivers().size(); ++k)
+    out.push_back(sim.receivers().density(k));
+  for (auto& v : sim.receivers().velocity_series())
+    if (!v.empty()) out.push_back(std::move(v));
+  return out;
+}
+
 // Runs the scene to the end on comm; rank 0's receiver records.
 std::vector<std::vector<double>> uninterrupted(const Scene& scene, const Signal& input,
                                                MPI_Comm comm) {
   Simulation sim(scene, comm);
   sim.equilibrate();
   sim.record(input);
-  std::vector<std::vector<double>> out;
-  for (std::size_t k = 0; k < sim.receivers().size(); ++k)
-    out.push_back(sim.receivers().density(k));
-  return out;
+  return records(sim);
 }
 
 // Runs until `stop_at` total steps, writes a checkpoint there, and returns its path.
@@ -191,6 +199,13 @@ TEST_F(Checkpoints, RoundTripIsExactFieldByField) {
     ASSERT_EQ(in.state.receiver_density.size(), 2u);
     EXPECT_EQ(in.state.receiver_density, out.receiver_density);
     EXPECT_EQ(in.state.receiver_density[0].size(), 38u);
+    // Velocity: x y z per receiver; "mid" is ambisonic, "far" omni (written as zeros).
+    ASSERT_EQ(in.state.receiver_velocity.size(), 6u);
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+      EXPECT_EQ(in.state.receiver_velocity[axis], out.receiver_velocity[axis]);
+      EXPECT_EQ(in.state.receiver_velocity[axis].size(), 38u);
+      EXPECT_EQ(in.state.receiver_velocity[3 + axis], std::vector<double>(38, 0.0));
+    }
   }
 }
 
@@ -235,12 +250,14 @@ TEST_F(Checkpoints, RestartEqualsUninterruptedOnAnyRankCount) {
         EXPECT_EQ(sim.equilibrate().steps, 10);
         sim.record(world_rank() == 0 ? c.input : Signal{});
         if (world_rank() == 0) {
-          ASSERT_EQ(sim.receivers().size(), reference.size());
+          const auto restarted = records(sim);
+          ASSERT_EQ(restarted.size(), reference.size());
+          ASSERT_EQ(reference.size(), 5u);  // 2 densities, 3 velocity components
           for (std::size_t k = 0; k < reference.size(); ++k) {
-            ASSERT_EQ(sim.receivers().density(k).size(), reference[k].size());
-            EXPECT_EQ(0, std::memcmp(sim.receivers().density(k).data(), reference[k].data(),
+            ASSERT_EQ(restarted[k].size(), reference[k].size());
+            EXPECT_EQ(0, std::memcmp(restarted[k].data(), reference[k].data(),
                                      reference[k].size() * sizeof(double)))
-                << "receiver " << k << ", restart at step " << stop_at << " on "
+                << "record series " << k << ", restart at step " << stop_at << " on "
                 << (solo ? 1 : world_size()) << " rank(s)";
           }
         }

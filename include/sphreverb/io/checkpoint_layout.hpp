@@ -14,7 +14,7 @@
 
 namespace sphreverb {
 
-inline constexpr std::int64_t kCheckpointLayoutVersion = 2;
+inline constexpr std::int64_t kCheckpointLayoutVersion = 3;
 inline constexpr const char* kCheckpointFormat = "sphreverb checkpoint";
 
 enum class CkptType { F64, I64, I32, Text };
@@ -39,7 +39,7 @@ struct CheckpointDataset {
   const char* name;  // HDF5 path
   CkptType type;
   CkptRows rows;
-  int cols;  // 0: one column ([rows]); 3: [rows, 3]; -1: one column per receiver ([rows, R])
+  int cols;  // 0: one column ([rows]); 3: [rows, 3]; -k: k columns per receiver ([rows, k R])
   const char* units;
   const char* description;
   const char* paraview = nullptr;  // array name in the XDMF sidecar (particle datasets only)
@@ -125,6 +125,9 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
      "the t = 0 record of each receiver (0 if not taken yet)"},
     {"/receivers/density", CkptType::F64, CkptRows::Records, -1, "kg/m^3",
      "every record so far [records, receivers]: the t = 0 reference, then one per stage-2 step"},
+    {"/receivers/velocity", CkptType::F64, CkptRows::Records, -3, "m/s",
+     "velocity x y z of each receiver at every record [records, 3 receivers] (ambisonic "
+     "receivers; 0 for omni ones)"},
 };
 
 // The table's entry for `name`; a name not in the table is a programming error (std::logic_error).

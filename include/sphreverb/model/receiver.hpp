@@ -54,11 +54,12 @@ class Receivers {
   // Rank 0 after flush, ambisonic receiver r: velocity component axis (0 = x, 1 = y, 2 = z) in
   // m/s, one value per measure() call.
   const std::vector<double>& velocity(std::size_t r, int axis) const;
-  // Rank 0: the velocity series of every ambisonic receiver in receiver order, x y z each
-  // (3 vectors per ambisonic receiver; a checkpoint's record of them).
+  // Rank 0: the velocity series x y z of every receiver in receiver order (3 size() vectors;
+  // those of an omni receiver are empty): a checkpoint's record of them.
   std::vector<std::vector<double>> velocity_series() const;
   // Rank 0, nothing pending: replaces the series (a checkpoint's records): one density vector per
-  // receiver, and velocity_series()'s layout (empty: no velocity is restored).
+  // receiver, and velocity_series()'s layout (the omni receivers' vectors are ignored; an empty
+  // `velocity` restores none). Throws std::invalid_argument for other counts.
   void restore(std::vector<std::vector<double>> density,
                std::vector<std::vector<double>> velocity = {});
 

@@ -39,8 +39,8 @@ struct SimulationState {
   // Rank 0 only (empty elsewhere): every receiver record so far, one vector per receiver in scene
   // order (kg/m^3; record 0 is the t = 0 reference), and the emitter drive's progress.
   std::vector<std::vector<double>> receiver_density;
-  // Rank 0 only: the ambisonic receivers' velocity records (m/s), x y z per ambisonic receiver in
-  // scene order (Receivers::velocity_series); empty when there is none.
+  // Rank 0 only: the receivers' velocity records (m/s), x y z per receiver in scene order
+  // (Receivers::velocity_series: empty vectors for omni receivers).
   std::vector<std::vector<double>> receiver_velocity;
   EmitterDrive::Progress emitter;
 };

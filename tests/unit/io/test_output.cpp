@@ -115,7 +115,7 @@ TEST(OutputAmbisonic, PlaneWaveFromUGivesXyzEqualWTimesU) {
   Receivers receivers({{0.1, 0.1, 0.1}, {0.1, 0.1, 0.1}}, s.fluid.kernel, 0.01, 1e-6, {0, 1});
   ASSERT_FALSE(receivers.ambisonic(0));
   ASSERT_TRUE(receivers.ambisonic(1));
-  receivers.restore({rho, rho}, {vx, vy, vz});
+  receivers.restore({rho, rho}, {{}, {}, {}, vx, vy, vz});
   const auto outs = write_receiver_wavs(s, receivers, dir.string());
   const auto amb = write_ambisonic_wavs(s, receivers, outs, dir.string());
   ASSERT_EQ(amb.size(), 1u);
