@@ -19,8 +19,7 @@ constexpr int kSpeakers = 8;
 std::array<std::array<double, 3>, kSpeakers> speaker_directions() {
   std::array<std::array<double, 3>, kSpeakers> u{};
   const double a = 1.0 / std::sqrt(3.0);
-  for (int i = 0; i < kSpeakers; ++i)
-    u[i] = {(i & 1) ? a : -a, (i & 2) ? a : -a, (i & 4) ? a : -a};
+  for (int i = 0; i < kSpeakers; ++i) u[i] = {(i & 1) ? a : -a, (i & 2) ? a : -a, (i & 4) ? a : -a};
   return u;
 }
 
@@ -71,9 +70,8 @@ HrtfSet::~HrtfSet() {
 HrirPair HrtfSet::at(double x, double y, double z) {
   std::vector<float> left(static_cast<std::size_t>(length_)), right(left.size());
   float delay_left = 0.0f, delay_right = 0.0f;
-  mysofa_getfilter_float(easy_, static_cast<float>(x), static_cast<float>(y),
-                         static_cast<float>(z), left.data(), right.data(), &delay_left,
-                         &delay_right);
+  mysofa_getfilter_float(easy_, static_cast<float>(x), static_cast<float>(y), static_cast<float>(z),
+                         left.data(), right.data(), &delay_left, &delay_right);
   return {prepare(left, delay_left, file_rate_, rate_),
           prepare(right, delay_right, file_rate_, rate_)};
 }
@@ -95,8 +93,8 @@ std::vector<std::vector<double>> render_binaural(const std::vector<std::vector<d
     const auto& u = dirs[i];
     std::vector<double> feed(n);
     for (std::size_t t = 0; t < n; ++t)  // W Y Z X
-      feed[t] = (bformat[0][t] + weight * (u[0] * bformat[3][t] + u[1] * bformat[1][t] +
-                                           u[2] * bformat[2][t])) /
+      feed[t] = (bformat[0][t] +
+                 weight * (u[0] * bformat[3][t] + u[1] * bformat[1][t] + u[2] * bformat[2][t])) /
                 kSpeakers;
     convolve_add(feed, hrir[i].left, ears[0]);
     convolve_add(feed, hrir[i].right, ears[1]);

@@ -590,8 +590,7 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
   const auto vel = read_all<double>(f, "/receivers/velocity", ext);
   st.receiver_velocity.assign(3 * r, std::vector<double>(samples));
   for (std::uint64_t t = 0; t < samples; ++t)
-    for (std::uint64_t ch = 0; ch < 3 * r; ++ch)
-      st.receiver_velocity[ch][t] = vel[t * 3 * r + ch];
+    for (std::uint64_t ch = 0; ch < 3 * r; ++ch) st.receiver_velocity[ch][t] = vel[t * 3 * r + ch];
 }
 
 }  // namespace

@@ -156,8 +156,7 @@ std::vector<GroupOutput> write_group_wavs(const Scene& s,
 
 std::vector<AmbisonicOutput> write_ambisonic_wavs(const Scene& s, const Receivers& receivers,
                                                   const std::vector<ReceiverOutput>& outs,
-                                                  const std::string& dir,
-                                                  io::StagedFiles* staged) {
+                                                  const std::string& dir, io::StagedFiles* staged) {
   std::vector<AmbisonicOutput> result;
   std::unique_ptr<HrtfSet> hrtf;  // opened for the first binaural receiver
   const double rho0_c0 = s.fluid.rest_density * s.fluid.sound_speed;

@@ -40,8 +40,8 @@ double band_energy(const std::vector<double>& x, double rate, double f_lo, doubl
     if (f < f_lo || f > f_hi) continue;
     std::complex<double> s = 0.0;
     for (std::size_t i = 0; i < n; ++i)
-      s += x[i] * std::polar(1.0, -2.0 * M_PI * static_cast<double>(k * i) /
-                                      static_cast<double>(n));
+      s +=
+          x[i] * std::polar(1.0, -2.0 * M_PI * static_cast<double>(k * i) / static_cast<double>(n));
     e += std::norm(s);
   }
   return e;

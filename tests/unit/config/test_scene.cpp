@@ -303,6 +303,30 @@ TEST(SceneErrors, BadGroupName) {
   expect_mentions(error_of(text), {at_line(text, "group = a/b"), "bad group name"});
 }
 
+// Receiver types: omni by default; ambisonic with or without binaural; binaural needs ambisonic;
+// [output] hrtf resolves against the scene's directory and must exist.
+TEST(SceneParse, ReceiverTypesAndBinaural) {
+  const std::string text = kFull +
+                           "\n[receiver.amb]\nposition = 0.1 0.3 0.1\ntype = ambisonic\n"
+                           "binaural = true\n";
+  const Scene s = parse_scene(text, kPath);
+  EXPECT_EQ(s.receivers.front().type, ReceiverType::Omni);
+  EXPECT_FALSE(s.receivers.front().binaural);
+  EXPECT_EQ(s.receivers.back().type, ReceiverType::Ambisonic);
+  EXPECT_TRUE(s.receivers.back().binaural);
+  EXPECT_TRUE(s.output.hrtf.empty());
+}
+
+TEST(SceneErrors, BinauralNeedsAnAmbisonicReceiver) {
+  const std::string text = kFull + "\n[receiver.b]\nposition = 0.1 0.3 0.1\nbinaural = true\n";
+  expect_mentions(error_of(text),
+                  {at_line(text, "binaural = true"), "[receiver.b] binaural", "type = ambisonic"});
+  const std::string bad_type = kFull + "\n[receiver.b]\nposition = 0.1 0.3 0.1\ntype = stereo\n";
+  expect_mentions(error_of(bad_type), {"[receiver.b] type", "omni, ambisonic"});
+  expect_mentions(error_of(kFull, {{"output.hrtf", "no_such_hrtf.sofa"}}),
+                  {"[output] hrtf", "no_such_hrtf.sofa"});
+}
+
 // The room's faces: mirror walls for rigid and broadband-absorbing materials (per face), force
 // walls for bands or springs; `walls = mirror` refuses the latter.
 TEST(SceneParse, RoomFacesAndTheirWalls) {
