@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 #include <filesystem>
+#include <iostream>
 #include <vector>
 
 #include "sphreverb/audio/binaural.hpp"
@@ -70,6 +71,8 @@ void expect_left_leads_and_is_louder(double rate) {
     const double ild = 10.0 * std::log10(band_energy(near, rate, 200.0, 2000.0) /
                                          band_energy(far, rate, 200.0, 2000.0));
     EXPECT_GT(ild, 1.0) << "rate " << rate << ", side " << side << " (dB)";
+    std::cout << "rate " << rate << " Hz, side " << side << ": ITD " << itd * 1e3
+              << " ms (0.3 to 0.7), ILD 200 Hz-2 kHz " << ild << " dB (> 1)\n";
   }
 }
 
