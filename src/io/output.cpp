@@ -22,6 +22,15 @@ std::string target(const std::string& dir, const std::string& name, io::StagedFi
 constexpr double kUnnormalisedFullScale = 100.0;  // Pa at 16-bit full scale when normalize = false
 constexpr double kAntiAlias = 0.45;               // anti-alias cut-off / sample rate
 constexpr int kButterworthOrder = 4;
+constexpr int kHighpassOrder = 4;  // [output] highpass: -24 dB one octave below the cut-off
+
+// The written impulse response: the pressure at the output rate, high-passed at [output]
+// highpass Hz by a causal Butterworth (nothing before the direct sound; 0 = unchanged). Every
+// receiver signal goes through here before it is written or grouped.
+Signal audio_convention(const Scene& s, Signal audio) {
+  if (s.output.highpass <= 0.0) return audio;
+  return butterworth_highpass(audio, s.output.highpass, kHighpassOrder);
+}
 }  // namespace
 
 double output_cutoff(const Scene& s) {
@@ -46,6 +55,7 @@ std::vector<ReceiverOutput> write_receiver_wavs(const Scene& s, const Receivers&
       pressure = butterworth_lowpass(pressure, s.derived.f_max, kButterworthOrder);
     Signal audio = lowpass_decimate(pressure, s.derived.substeps, kAntiAlias * s.time.sample_rate);
     audio.samples.resize(std::min<std::size_t>(audio.samples.size(), s.derived.samples));
+    audio = audio_convention(s, std::move(audio));
 
     ReceiverOutput o;
     o.name = s.receivers[r].name;
