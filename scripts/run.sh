@@ -3,6 +3,7 @@
 # the run's report page OUT/report.html (sphreverb_post report). A failing report only warns: the
 # exit status is the run's.
 #   scripts/run.sh SCENE.ini [--ranks N] [--out DIR] [--no-report] [--SECTION.KEY VALUE ...]
+# SPHREVERB=PATH runs another executable than build/sphreverb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $# -ge 1 ]] || { echo "usage: scripts/run.sh SCENE.ini [--ranks N] [--out DIR] [--no-report] [overrides]" >&2; exit 2; }
@@ -26,7 +27,7 @@ if [[ -z $out ]]; then
   out=${out:-out}
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-mpirun -np "$ranks" build/sphreverb run "$scene" "${args[@]}"
+mpirun -np "$ranks" "${SPHREVERB:-build/sphreverb}" run "$scene" "${args[@]}"
 if [[ $report -eq 1 ]]; then
   PYTHONPATH=postproc /usr/bin/python3 -m sphreverb_post report "$out" ||
     echo "run.sh: warning: the run succeeded but its report ($out/report.html) failed" >&2

@@ -5,9 +5,15 @@
 #     recorded md5 sums.
 #  2. The causal 20 Hz high-pass keeps the direct sound: on the default scene (5 ms, 2 ranks) the
 #     direct sound's onset (first sample above 1 % of the early peak) is the same sample with
-#     highpass = 20 and 0, its peak level differs by less than 0.2 dB, the peak-level ratio of the
-#     two receivers follows 1/r within 1 dB, and the pre-onset samples stay as silent as without
-#     the filter (nothing spreads before the direct sound).
+#     highpass = 20 and 0, its early level (up to 0.2 ms after the direct path, before the floor's
+#     reflection) differs by less than 0.3 dB, and the samples before it stay as silent as
+#     without the filter (nothing spreads before the direct sound).
+#  3. Calibration and 1/r with the default scene's drive (acceleration, impulse, deflection 1e-8 m)
+#     in the V3 set-up (tests/validation/corner_v3.ini: a baffled piston of radius 0.045 m,
+#     receivers at 0.1, 0.2, 0.4 m, the direct sound isolated): with highpass = 20 each peak is
+#     within 0.3 dB of highpass = 0, peak x r is the same at the three distances within 0.5 dB,
+#     and the peak is within 2.5 dB of the baffled-piston value
+#     p = rho0 R^2 k fs / (2 r) x 0.3815 (2 pi f_max) (docs/theory/emitter-receivers.md).
 #   rir_conventions.sh SPHREVERB SOURCE_DIR WORK_DIR
 set -euo pipefail
 exe=$1 src=$2 work=$3
@@ -49,7 +55,7 @@ for name, p in pos.items():
     _, on = w.read(f"{work}/hp20/{name}.raw.wav")
     off, on = off.astype(float), on.astype(float)
     # The direct sound: up to 0.2 ms after the direct path's time (before the first reflection,
-    # off the floor, 0.25 ms later at the left receiver).
+    # off the floor, 0.23 ms later at the left receiver).
     gate = int(round((t_direct + 2e-4) * fs))
     onset = {}
     for label, x in (("off", off), ("on", on)):
@@ -65,14 +71,45 @@ for name, p in pos.items():
           f"pre-onset max {pre_off:.3g} -> {pre_on:.3g} Pa")
     assert onset["on"] == onset["off"], (name, onset)
     assert abs(onset["off"] / fs - t_direct) < 5e-4, (name, onset["off"] / fs, t_direct)
-    assert abs(d_db) < 0.2, (name, d_db)
+    assert abs(d_db) < 0.3, (name, d_db)
     assert pre_on <= max(2.0 * pre_off, 1e-6 * peaks[(name, "off")]), (name, pre_on, pre_off)
-# 1/r: the two receivers' peak ratio against their distance ratio.
-r_l, r_r = (np.linalg.norm(np.subtract(pos[n], disc)) for n in ("left", "right"))
-for label in ("off", "on"):
-    ratio_db = 20 * np.log10(peaks[("left", label)] / peaks[("right", label)])
-    expect_db = 20 * np.log10(r_r / r_l)
-    print(f"rir_conventions: left/right peak {ratio_db:+.3f} dB, 1/r {expect_db:+.3f} dB ({label})")
-    assert abs(ratio_db - expect_db) < 1.0, (label, ratio_db, expect_db)
+print("rir_conventions: direct sound ok")
+PY
+
+# 3. Calibration and 1/r in the V3 corner.
+for hp in 0 20; do
+  mpiexec -n 2 "$exe" run "$src/tests/validation/corner_v3.ini" --out "$work/v3_hp$hp" \
+    --time.duration 0.004 --emitter.drive acceleration --emitter.deflection 1e-8 \
+    --output.highpass "$hp" "${quiet[@]}" > "$work/v3_hp$hp.log" 2>&1 ||
+    { tail -20 "$work/v3_hp$hp.log"; exit 1; }
+done
+/usr/bin/python3 - "$work" <<'PY'
+import json, sys
+import numpy as np
+import scipy.io.wavfile as w
+work = sys.argv[1]
+s = json.load(open(f"{work}/v3_hp20/summary.json"))
+f_max = s["derived"]["f_max_Hz"]
+rho0, radius, k, fs = 1.204, 0.045, 1e-8, 44100.0
+src = np.array([0.008, 0.0, 0.0])
+pos = {"r1": (0.06574, 0.05774, 0.05774), "r2": (0.12347, 0.11547, 0.11547),
+       "r4": (0.23894, 0.23094, 0.23094)}
+pr = []
+for name, p in pos.items():
+    r = np.linalg.norm(np.subtract(p, src))
+    peak = {hp: np.abs(w.read(f"{work}/v3_hp{hp}/{name}.raw.wav")[1].astype(float)).max()
+            for hp in (0, 20)}
+    expect = rho0 * radius**2 * k * fs / (2.0 * r) * 0.3815 * 2.0 * np.pi * f_max
+    d_hp = 20 * np.log10(peak[20] / peak[0])
+    d_cal = 20 * np.log10(peak[20] / expect)
+    print(f"rir_conventions: V3 {name}: r = {r:.3f} m, peak {peak[0]:.4g} Pa (off) "
+          f"{peak[20]:.4g} Pa (20 Hz, {d_hp:+.3f} dB), baffled piston {expect:.4g} Pa "
+          f"({d_cal:+.2f} dB), p r = {peak[20] * r:.4g} Pa m")
+    assert abs(d_hp) < 0.3, (name, d_hp)
+    assert abs(d_cal) < 2.5, (name, d_cal)
+    pr.append(peak[20] * r)
+spread = 20 * np.log10(max(pr) / min(pr))
+print(f"rir_conventions: p r spread {spread:.3f} dB over 0.1-0.4 m")
+assert spread < 0.5, spread
 print("rir_conventions: ok")
 PY
