@@ -2,18 +2,19 @@
 # The written impulse response's conventions ([output] highpass, docs/running.md "Outputs"):
 #  1. highpass = 0 leaves the WAVs bit-identical to the output before the high-pass existed: the
 #     default scene with rigid walls for 50 ms (the former default scene) on 2 ranks gives the
-#     recorded md5 sums.
+#     recorded md5 sums (the former scene also had the drive's high-pass at 20 Hz).
 #  2. The causal 20 Hz high-pass keeps the direct sound: on the default scene (5 ms, 2 ranks) the
 #     direct sound's onset (first sample above 1 % of the early peak) is the same sample with
 #     highpass = 20 and 0, its early level (up to 0.2 ms after the direct path, before the floor's
 #     reflection) differs by less than 0.3 dB, and the samples before it stay as silent as
 #     without the filter (nothing spreads before the direct sound).
-#  3. Calibration and 1/r with the default scene's drive (acceleration, impulse, deflection 1e-8 m)
-#     in the V3 set-up (tests/validation/corner_v3.ini: a baffled piston of radius 0.045 m,
-#     receivers at 0.1, 0.2, 0.4 m, the direct sound isolated): with highpass = 20 each peak is
-#     within 0.3 dB of highpass = 0, peak x r is the same at the three distances within 0.5 dB,
-#     and the peak is within 2.5 dB of the baffled-piston value
-#     p = rho0 R^2 k fs / (2 r) x 0.3815 (2 pi f_max) (docs/theory/emitter-receivers.md).
+#  3. 1/r and calibration with the default drive (acceleration, impulse, deflection 1e-8 m) in the
+#     V3 set-up (tests/validation/corner_v3.ini: a baffled piston of radius 0.045 m, receivers at
+#     0.1, 0.2, 0.4 m, the direct sound gated before the first reflection by `sphreverb_post
+#     validate v3`, which also requires 6.0 +- 0.5 dB per doubling): with highpass = 20 the drop
+#     per doubling is within 0.2 dB of highpass = 0 and each gated level within 0.5 dB, and each
+#     peak is within 2.5 dB of the baffled piston's p = rho0 R^2 k fs / (2 r) x 0.3815 (2 pi f_max)
+#     (docs/theory/emitter-receivers.md).
 #   rir_conventions.sh SPHREVERB SOURCE_DIR WORK_DIR
 set -euo pipefail
 exe=$1 src=$2 work=$3
@@ -26,7 +27,7 @@ quiet=(--output.progress_every 100 --output.checkpoint_every 0)
 
 # 1. Bit-identical with the high-pass off (the md5 sums of the former default scene's outputs).
 mpiexec -n 2 "$exe" run "$scene" --out "$work/off" --time.duration 0.05 --output.highpass 0 \
-  "${rigid[@]}" "${quiet[@]}" > "$work/off.log" 2>&1 || { tail -20 "$work/off.log"; exit 1; }
+  --emitter.highpass 20 "${rigid[@]}" "${quiet[@]}" > "$work/off.log" 2>&1 || { tail -20 "$work/off.log"; exit 1; }
 (cd "$work/off" && md5sum -c --strict) <<'MD5'
 ee9cf11429f2288af60384205988819a  left.raw.wav
 8a68fc21f7889f74d2bb9cb1a44170af  left.wav
@@ -83,33 +84,30 @@ for hp in 0 20; do
     --output.highpass "$hp" "${quiet[@]}" > "$work/v3_hp$hp.log" 2>&1 ||
     { tail -20 "$work/v3_hp$hp.log"; exit 1; }
 done
+for hp in 0 20; do
+  PYTHONPATH="$src/postproc" /usr/bin/python3 -m sphreverb_post validate v3 "$work/v3_hp$hp" \
+    --receivers r1 r2 r4 --source 0.008 0 0 --room 0.6 0.6 0.6 --json "$work/v3_hp$hp.json"
+done
 /usr/bin/python3 - "$work" <<'PY'
 import json, sys
 import numpy as np
-import scipy.io.wavfile as w
 work = sys.argv[1]
-s = json.load(open(f"{work}/v3_hp20/summary.json"))
-f_max = s["derived"]["f_max_Hz"]
+f_max = json.load(open(f"{work}/v3_hp20/summary.json"))["derived"]["f_max_Hz"]
 rho0, radius, k, fs = 1.204, 0.045, 1e-8, 44100.0
-src = np.array([0.008, 0.0, 0.0])
-pos = {"r1": (0.06574, 0.05774, 0.05774), "r2": (0.12347, 0.11547, 0.11547),
-       "r4": (0.23894, 0.23094, 0.23094)}
-pr = []
-for name, p in pos.items():
-    r = np.linalg.norm(np.subtract(p, src))
-    peak = {hp: np.abs(w.read(f"{work}/v3_hp{hp}/{name}.raw.wav")[1].astype(float)).max()
-            for hp in (0, 20)}
+v3 = {hp: json.load(open(f"{work}/v3_hp{hp}.json")) for hp in (0, 20)}
+d_slope = v3[20]["slope_db_per_doubling"] - v3[0]["slope_db_per_doubling"]
+print(f"rir_conventions: V3 drop per doubling {v3[0]['slope_db_per_doubling']:.2f} dB (off), "
+      f"{v3[20]['slope_db_per_doubling']:.2f} dB (20 Hz)")
+assert abs(d_slope) < 0.2, d_slope
+for off, on in zip(v3[0]["receivers"], v3[20]["receivers"]):
+    r = on["r_m"]
+    d_energy = 10 * np.log10(on["energy_Pa2"] / off["energy_Pa2"])
     expect = rho0 * radius**2 * k * fs / (2.0 * r) * 0.3815 * 2.0 * np.pi * f_max
-    d_hp = 20 * np.log10(peak[20] / peak[0])
-    d_cal = 20 * np.log10(peak[20] / expect)
-    print(f"rir_conventions: V3 {name}: r = {r:.3f} m, peak {peak[0]:.4g} Pa (off) "
-          f"{peak[20]:.4g} Pa (20 Hz, {d_hp:+.3f} dB), baffled piston {expect:.4g} Pa "
-          f"({d_cal:+.2f} dB), p r = {peak[20] * r:.4g} Pa m")
-    assert abs(d_hp) < 0.3, (name, d_hp)
-    assert abs(d_cal) < 2.5, (name, d_cal)
-    pr.append(peak[20] * r)
-spread = 20 * np.log10(max(pr) / min(pr))
-print(f"rir_conventions: p r spread {spread:.3f} dB over 0.1-0.4 m")
-assert spread < 0.5, spread
+    d_cal = 20 * np.log10(on["peak_Pa"] / expect)
+    print(f"rir_conventions: V3 {on['receiver']}: r = {r:.3f} m, gated level {d_energy:+.3f} dB "
+          f"with the high-pass, peak {on['peak_Pa']:.4g} Pa against the baffled piston's "
+          f"{expect:.4g} Pa ({d_cal:+.2f} dB)")
+    assert abs(d_energy) < 0.5, (on["receiver"], d_energy)
+    assert abs(d_cal) < 2.5, (on["receiver"], d_cal)
 print("rir_conventions: ok")
 PY
