@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The written impulse response's conventions ([output] highpass, docs/running.md "Outputs"):
-#  1. highpass = 0 leaves the WAVs bit-identical to the output before the high-pass existed: the
-#     default scene with rigid walls for 50 ms (the former default scene) on 2 ranks gives the
-#     recorded md5 sums (the former scene also had the drive's high-pass at 20 Hz).
+#  1. highpass = 0 leaves the WAVs bit-identical to the unfiltered pressure: the default scene's
+#     rigid 50 ms variant (rigid walls, the drive's high-pass at 20 Hz; configs/small_room.ini) on
+#     2 ranks gives the reference md5 sums of its unfiltered outputs.
 #  2. The causal 20 Hz high-pass keeps the direct sound: on the default scene (5 ms, 2 ranks) the
 #     direct sound's onset (first sample above 1 % of the early peak) is the same sample with
 #     highpass = 20 and 0, its early level (up to 0.2 ms after the direct path, before the floor's
@@ -25,7 +25,7 @@ rigid=(--room.material rigid --room.material_x_min rigid --room.material_y_min r
        --room.material_y_max rigid --room.material_z_min rigid --room.material_z_max rigid)
 quiet=(--output.progress_every 100 --output.checkpoint_every 0)
 
-# 1. Bit-identical with the high-pass off (the md5 sums of the former default scene's outputs).
+# 1. Bit-identical with the high-pass off (the reference md5 sums of the rigid variant).
 mpiexec -n 2 "$exe" run "$scene" --out "$work/off" --time.duration 0.05 --output.highpass 0 \
   --emitter.highpass 20 "${rigid[@]}" "${quiet[@]}" > "$work/off.log" 2>&1 || { tail -20 "$work/off.log"; exit 1; }
 (cd "$work/off" && md5sum -c --strict) <<'MD5'
