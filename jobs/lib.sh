@@ -31,3 +31,11 @@ latest_checkpoint() {
   f=$(ls "$1"/checkpoints/step_*.h5 2> /dev/null | sort | tail -n 1)
   echo "${f:-}"
 }
+
+# Writes run directory $1's report page ($1/report.html, sphreverb_post report) after a successful
+# run. A failing report only warns: it never turns a good run into a failed job.
+write_report() {
+  PYTHONPATH="${SLURM_SUBMIT_DIR:-.}/postproc" /usr/bin/python3 -m sphreverb_post report "$1" ||
+    echo "jobs: warning: the run succeeded but its report ($1/report.html) failed" >&2
+  return 0
+}

@@ -6,7 +6,8 @@
 // crossings of the sinc on each side the transition band is about +-10 % of the cut-off, centred
 // on it (the cut-off is the half-amplitude point of the filter).
 // Butterworth: pole pair k of an order-N filter has Q = 1 / (2 sin((2k + 1) pi / (2N))); each
-// section is the bilinear-transform low-pass biquad of R. Bristow-Johnson's "Audio EQ Cookbook".
+// section is the bilinear-transform low-pass (or high-pass) biquad of R. Bristow-Johnson's "Audio
+// EQ Cookbook"; the high-pass is the same cascade with s -> w0 / s (same poles' Q values).
 #include "sphreverb/audio/filters.hpp"
 
 #include <algorithm>
@@ -100,6 +101,27 @@ Biquad lowpass_biquad(double w0, double q) {
   return {b0, b1, b0, -2.0 * cw / a0, (1.0 - alpha) / a0};
 }
 
+// The high-pass biquad with quality factor q at w0 = 2 pi cutoff / rate (cookbook HPF).
+Biquad highpass_biquad(double w0, double q) {
+  const double cw = std::cos(w0), sw = std::sin(w0);
+  const double alpha = sw / (2.0 * q), a0 = 1.0 + alpha;
+  const double b0 = 0.5 * (1.0 + cw) / a0, b1 = -(1.0 + cw) / a0;
+  return {b0, b1, b0, -2.0 * cw / a0, (1.0 - alpha) / a0};
+}
+
+// Q of pole pair k of an order-N Butterworth filter.
+double butterworth_q(int k, int order) {
+  return 1.0 / (2.0 * std::sin((2.0 * k + 1.0) * kPi / (2.0 * order)));
+}
+
+void require_butterworth(const char* name, const Signal& in, double cutoff, int order) {
+  require(cutoff > 0.0 && cutoff < 0.5 * in.rate,
+          std::string(name) + ": cut-off " + num(cutoff) +
+              " Hz must be in (0, rate/2 = " + num(0.5 * in.rate) + ")");
+  require(order >= 2 && order <= 8 && order % 2 == 0,
+          std::string(name) + ": order must be 2, 4, 6 or 8, got " + std::to_string(order));
+}
+
 }  // namespace
 
 Signal lowpass_decimate(const Signal& in, int factor, double cutoff) {
@@ -133,17 +155,18 @@ Signal lowpass_decimate(const Signal& in, int factor, double cutoff) {
 }
 
 Signal butterworth_lowpass(const Signal& in, double cutoff, int order) {
-  require(cutoff > 0.0 && cutoff < 0.5 * in.rate,
-          "butterworth_lowpass: cut-off " + num(cutoff) +
-              " Hz must be in (0, rate/2 = " + num(0.5 * in.rate) + ")");
-  require(order >= 2 && order <= 8 && order % 2 == 0,
-          "butterworth_lowpass: order must be 2, 4, 6 or 8, got " + std::to_string(order));
+  require_butterworth("butterworth_lowpass", in, cutoff, order);
   Signal out = in;
   const double w0 = 2.0 * kPi * cutoff / in.rate;
-  for (int k = 0; k < order / 2; ++k) {
-    const double q = 1.0 / (2.0 * std::sin((2.0 * k + 1.0) * kPi / (2.0 * order)));
-    lowpass_biquad(w0, q).run(out.samples);
-  }
+  for (int k = 0; k < order / 2; ++k) lowpass_biquad(w0, butterworth_q(k, order)).run(out.samples);
+  return out;
+}
+
+Signal butterworth_highpass(const Signal& in, double cutoff, int order) {
+  require_butterworth("butterworth_highpass", in, cutoff, order);
+  Signal out = in;
+  const double w0 = 2.0 * kPi * cutoff / in.rate;
+  for (int k = 0; k < order / 2; ++k) highpass_biquad(w0, butterworth_q(k, order)).run(out.samples);
   return out;
 }
 

@@ -17,6 +17,7 @@ namespace sphreverb {
 namespace {
 
 namespace fs = std::filesystem;
+using config_detail::format_number;
 using config_detail::format_vec;
 using config_detail::join;
 using config_detail::Reader;
@@ -336,6 +337,7 @@ void read_output(const Reader& r, OutputSpec& o) {
   r.get("output", "normalize", o.normalize);
   r.get("output", "progress_every", o.progress_every);
   r.get("output", "lowpass", o.lowpass);
+  r.get("output", "highpass", o.highpass);
   r.get("output", "energy", o.energy);
   r.get("output", "hrtf", o.hrtf);
   if (!o.hrtf.empty()) {  // relative to the scene file, like [emitter] input
@@ -378,6 +380,10 @@ Scene parse_scene(const std::string& text, const std::string& path,
   read_emitter(r, s.emitter);
   read_receivers(r, s.receivers);
   read_output(r, s.output);
+  // The output high-pass runs at the output rate, below the anti-alias cut-off (0.45 rate).
+  if (s.output.highpass >= 0.4 * s.time.sample_rate)
+    r.fail("output", "highpass",
+           "must be below 0.4 sample_rate = " + format_number(0.4 * s.time.sample_rate) + " Hz");
 
   config_detail::check_materials(r, s);
   config_detail::derive(r, s);

@@ -298,6 +298,9 @@ std::vector<KeySpec> make_schema() {
                      "Wall-clock time between progress lines"));
   k.push_back(boolean("output", "lowpass", "true",
                       "Low-pass the receivers at f_max; false: only the anti-alias filter"));
+  k.push_back(number("output", "highpass", closed(0, 1000, "Hz"), "20",
+                     "Causal 4th-order Butterworth high-pass of the written pressure (NAME.wav, "
+                     "NAME.raw.wav, groups): removes the sub-audio drift; 0 = off"));
   KeySpec hrtf = text("output", "hrtf", "", "libmysofa's MIT KEMAR default.sofa",
                       "SOFA file (HRIR) of the binaural receivers");
   hrtf.type = KeyType::Path;

@@ -50,6 +50,16 @@ std::vector<std::vector<double>> common_gain_pcm(const Scene& s,
       for (double& v : ch) v = peak > 0.0 ? v / peak : 0.0;
   return pcm;
 }
+
+constexpr int kHighpassOrder = 4;  // [output] highpass: -24 dB one octave below the cut-off
+
+// The written impulse response: the pressure at the output rate, high-passed at [output]
+// highpass Hz by a causal Butterworth (nothing before the direct sound; 0 = unchanged). Every
+// receiver signal goes through here before it is written or grouped.
+Signal audio_convention(const Scene& s, Signal audio) {
+  if (s.output.highpass <= 0.0) return audio;
+  return butterworth_highpass(audio, s.output.highpass, kHighpassOrder);
+}
 }  // namespace
 
 std::string hrtf_path(const Scene& s) {
@@ -68,7 +78,7 @@ Signal record_to_audio(const Scene& s, Signal record) {
     record = butterworth_lowpass(record, s.derived.f_max, kButterworthOrder);
   Signal audio = lowpass_decimate(record, s.derived.substeps, kAntiAlias * s.time.sample_rate);
   audio.samples.resize(std::min<std::size_t>(audio.samples.size(), s.derived.samples));
-  return audio;
+  return audio_convention(s, std::move(audio));
 }
 
 std::vector<ReceiverOutput> write_receiver_wavs(const Scene& s, const Receivers& receivers,

@@ -7,10 +7,14 @@ rm -rf "$work" && mkdir -p "$work"
 scene=$src/configs/small_room.ini
 # The default room at 3 cm, a sweep, and a tiny skin with a large displacement-driven deflection
 # so that neighbour lists are rebuilt during the run (the disc in the free air, where a 3 cm
-# lattice leaves room for it); every checkpoint is kept.
+# lattice leaves room for it); every checkpoint is kept. Rigid mirror walls (the default room's
+# materials overridden), the drive high-pass at 20 Hz and no output high-pass.
 opts=(--fluid.spacing 0.03 --fluid.skin 0.01 --fluid.viscosity 0.02 --emitter.input sweep
       --emitter.drive displacement --emitter.center "0.105 0.1 0.1" --emitter.deflection 2e-4
-      --output.progress_every 100 --output.keep_checkpoints 1000)
+      --output.progress_every 100 --output.keep_checkpoints 1000 --output.highpass 0
+      --emitter.highpass 20
+      --room.material rigid --room.material_x_min rigid --room.material_z_min rigid
+      --room.material_z_max rigid)
 # sphreverb on N ranks (1: without mpiexec).
 on() {
   local n=$1

@@ -40,7 +40,8 @@ case_() {
 }
 
 scene() {  # scene NAME: writes $work/NAME.ini from the default scene with sed expression $2
-  sed -e "$2" "$base" > "$work/$1.ini"
+  # The default scene includes configs/materials.ini by a relative path.
+  sed -e "s|^include = materials.ini|include = $src/configs/materials.ini|" -e "$2" "$base" > "$work/$1.ini"
   echo "$work/$1.ini"
 }
 

@@ -26,7 +26,8 @@ case_() {
 }
 
 scene() {  # scene NAME SED_EXPRESSION: writes $work/NAME.ini from the default scene
-  sed -e "$2" "$base" > "$work/$1.ini"
+  # The default scene includes configs/materials.ini by a relative path.
+  sed -e "s|^include = materials.ini|include = $src/configs/materials.ini|" -e "$2" "$base" > "$work/$1.ini"
   echo "$work/$1.ini"
 }
 
@@ -57,6 +58,9 @@ case_ receiver_on_plate 2 "lies on [boundary.plate]" check "$(scene receiver_on_
 case_ plate_through_emitter 2 "[boundary.plate] passes through the emitter disc" check "$(scene plate_through_emitter \
   's/^\[output\]/[boundary.plate]\nshape = rectangle\ncenter = 0.008 0.1 0.1\nnormal = 0 0 1\nsize = 0.1 0.1\n[output]/')"
 case_ emitter_larger_than_room 2 "[emitter] radius = 5: the disc is larger than the room" check "$base" --emitter.radius 5
+# The output high-pass: its range, and below 0.4 sample_rate.
+case_ highpass_range 2 "[output] highpass" check "$base" --output.highpass 1001
+case_ highpass_rate 2 "must be below 0.4 sample_rate = 800 Hz" check "$base" --time.sample_rate 2000 --output.highpass 900
 # The two warnings: exit 0, and the warning in check's output.
 case_ room_off_lattice 0 "warning: [room] faces not dx/2" check "$base" --room.max "0.8 0.6 0.5"
 case_ free_emitter 0 "free in the air" check "$base" --emitter.center "0.2 0.2 0.2"

@@ -8,9 +8,12 @@ set -euo pipefail
 exe=$1 src=$2 work=$3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 rm -rf "$work" && mkdir -p "$work"
-{ echo "include = $src/configs/materials.ini"; cat "$src/configs/small_room.ini"; } > "$work/scene.ini"
+# The default scene includes configs/materials.ini by a relative path.
+sed "s|^include = materials.ini|include = $src/configs/materials.ini|" "$src/configs/small_room.ini" \
+  > "$work/scene.ini"
 mpiexec -n 2 "$exe" run "$work/scene.ini" --out "$work/out" --time.duration 0.02 \
-  --room.material carpet > "$work/run.log" 2>&1 || { tail -20 "$work/run.log"; exit 1; }
+  --room.material carpet --room.material_x_min carpet --room.material_z_min carpet \
+  --room.material_z_max carpet > "$work/run.log" 2>&1 || { tail -20 "$work/run.log"; exit 1; }
 PYTHONPATH="$src/postproc" /usr/bin/python3 -m sphreverb_post report "$work/out"
 PYTHONPATH="$src/postproc" /usr/bin/python3 - "$work/out/report.html" <<'PY'
 import base64, re, sys

@@ -22,4 +22,12 @@ Signal lowpass_decimate(const Signal& in, int factor, double cutoff);
 // Requires 0 < cutoff < in.rate / 2 (else SignalError).
 Signal butterworth_lowpass(const Signal& in, double cutoff, int order);
 
+// Causal (minimum-phase) Butterworth high-pass of even `order` (2, 4, 6, 8) at `cutoff` Hz: the
+// same cascade with each section the bilinear-transform high-pass biquad. -3 dB at the cut-off,
+// 6 order dB/octave below it, zero gain at DC; the output is 0 until the input starts (nothing
+// before an onset). Order 4 at 20 Hz: -24 dB at 10 Hz, -0.017 dB at 40 Hz, |group delay| under
+// 0.4 ms from 50 Hz and under 0.01 ms (0.4 samples at 44.1 kHz) from 1 kHz up.
+// Requires 0 < cutoff < in.rate / 2 (else SignalError).
+Signal butterworth_highpass(const Signal& in, double cutoff, int order);
+
 }  // namespace sphreverb

@@ -153,6 +153,8 @@ struct OutputSpec {
   bool normalize = true;        // NAME.wav: DC removed and peak-normalised (seed); else clipped
   double progress_every = 5.0;  // s of wall time between progress lines, [0.1, 3600]
   bool lowpass = true;          // low-pass the receivers at f_max (false: only anti-aliasing)
+  double highpass = 20.0;       // Hz, causal 4th-order Butterworth high-pass of the written
+                                // pressure (NAME.raw.wav, NAME.wav, groups); 0 = off
   bool energy = false;          // write energy.csv: acoustic energy of the air every sample
   std::string hrtf;             // SOFA file of the binaural receivers ("" = libmysofa's default)
 };

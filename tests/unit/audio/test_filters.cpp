@@ -1,7 +1,8 @@
 // Tests of the filters (filters.hpp). The causal Butterworth low-pass: the magnitude response from
 // the impulse response (-3 dB at the cut-off, unit DC gain, the stop-band slope), causality, and
 // the argument checks. The zero-phase low-pass + decimation: half amplitude at the cut-off, its
-// -3 dB point, a flat pass band, the stop band, no delay, the kept samples and the edges.
+// -3 dB point, a flat pass band, the stop band, no delay, the kept samples and the edges. The
+// causal Butterworth high-pass: -3 dB at the cut-off, zero DC gain, the slope below, causality.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -103,6 +104,66 @@ TEST(FiltersButterworth, RejectsBadArguments) {
   for (const double fc : {-1.0, 0.0, 24000.0, 24000.1, 50000.0, std::nan("")})
     EXPECT_THROW(butterworth_lowpass(in, fc, 4), SignalError) << "cut-off " << fc;
   EXPECT_NO_THROW(butterworth_lowpass(in, 23999.0, 4));
+}
+
+// ---- causal Butterworth high-pass -----------------------------------------------------------
+
+std::vector<double> highpass_response(double fs, double cutoff, int order, double seconds) {
+  const Signal out = butterworth_highpass(make_impulse(fs, seconds), cutoff, order);
+  EXPECT_EQ(out.rate, fs);
+  return out.samples;
+}
+
+TEST(FiltersButterworthHighpass, MinusThreeDecibelsAtTheCutoffAndFlatAbove) {
+  const double fs = 44100.0;
+  for (const int order : {2, 4, 6, 8})
+    for (const double fc : {20.0, 100.0, 1000.0}) {
+      const std::vector<double> h = highpass_response(fs, fc, order, 4.0);
+      const double g = gain_db(h, fs, fc);
+      std::printf("[ measured ] high-pass order %d, %g Hz: %.4f dB at the cut-off\n", order, fc, g);
+      EXPECT_NEAR(g, -10.0 * std::log10(2.0), 0.05) << "order " << order << ", " << fc << " Hz";
+      // Maximally flat: within 0.01 dB from ten times the cut-off.
+      EXPECT_NEAR(gain_db(h, fs, 10.0 * fc), 0.0, 0.01) << "order " << order << ", " << fc;
+    }
+}
+
+TEST(FiltersButterworthHighpass, ZeroDcGainAndTheSlopeBelowTheCutoff) {
+  const double fs = 44100.0, fc = 20.0;
+  for (const int order : {2, 4, 6, 8}) {
+    const std::vector<double> h = highpass_response(fs, fc, order, 4.0);
+    double dc = 0.0;
+    for (const double v : h) dc += v;
+    EXPECT_NEAR(dc, 0.0, 1e-9) << "order " << order;
+    // One octave below: |H|^2 = 1 / (1 + 2^(2 order)), i.e. ~6 order dB.
+    const double expect = -10.0 * std::log10(1.0 + std::pow(2.0, 2.0 * order));
+    EXPECT_NEAR(gain_db(h, fs, 0.5 * fc), expect, 0.1) << "order " << order;
+  }
+  // A constant input decays to zero (the output convention removes a pressure offset).
+  const Signal out = butterworth_highpass(Signal{fs, std::vector<double>(44100, 0.7)}, fc, 4);
+  EXPECT_LT(std::abs(out.samples.back()), 1e-4);
+}
+
+TEST(FiltersButterworthHighpass, IsCausal) {
+  const double fs = 44100.0;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> x(2000, 0.0);
+  const std::size_t onset = 211;
+  for (std::size_t n = onset; n < x.size(); ++n) x[n] = u(rng);
+  for (const int order : {2, 4, 8}) {
+    const Signal y = butterworth_highpass(Signal{fs, x}, 20.0, order);
+    ASSERT_EQ(y.samples.size(), x.size());
+    for (std::size_t n = 0; n < onset; ++n) ASSERT_EQ(y.samples[n], 0.0) << "sample " << n;
+    EXPECT_NE(y.samples[onset], 0.0);
+  }
+}
+
+TEST(FiltersButterworthHighpass, RejectsBadArguments) {
+  const Signal in{48000.0, std::vector<double>(100, 1.0)};
+  for (const int order : {0, 1, 3, 10})
+    EXPECT_THROW(butterworth_highpass(in, 20.0, order), SignalError) << "order " << order;
+  for (const double fc : {-1.0, 0.0, 24000.0, std::nan("")})
+    EXPECT_THROW(butterworth_highpass(in, fc, 4), SignalError) << "cut-off " << fc;
 }
 
 // ---- zero-phase low-pass + decimation --------------------------------------------------------
