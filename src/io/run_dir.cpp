@@ -58,6 +58,18 @@ std::string host_name() {
   return buf;
 }
 
+// Whether process `pid` of this host still runs. A killed process whose parent died too stays a
+// zombie (state Z in /proc/PID/stat) where no init reaps orphans, e.g. in containers: dead too.
+bool process_alive(long pid) {
+  if (pid <= 0) return false;
+  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;  // no /proc: trust kill()
+  const auto paren = line.rfind(')');  // the command name may hold spaces and parentheses
+  return paren == std::string::npos || paren + 2 >= line.size() || line[paren + 2] != 'Z';
+}
+
 }  // namespace
 
 RunDir::RunDir(std::string path) : path_(std::move(path)) {
@@ -239,8 +251,7 @@ RunDirLock RunDirLock::acquire(const RunDir& dir) {
       }
       pid = 0, host = host_name();
     }
-    const bool alive = host != host_name() ||
-                       (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM));
+    const bool alive = host != host_name() || process_alive(pid);
     if (alive)
       throw RunDirBusy(dir.path() + ": in use by sphreverb process " + std::to_string(pid) +
                        " on " + host + " (lock " + path +
