@@ -1,5 +1,4 @@
 #include "sphreverb/io/checkpoint.hpp"
-#include "sphreverb/solver/assembly.hpp"  // make_eos, make_lattice
 
 #include <unistd.h>
 
@@ -22,6 +21,7 @@
 #include "sphreverb/model/lattice.hpp"
 #include "sphreverb/parallel/collective.hpp"
 #include "sphreverb/physics/eos.hpp"
+#include "sphreverb/solver/assembly.hpp"  // make_eos, make_lattice
 
 namespace sphreverb {
 
@@ -257,12 +257,13 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
 CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
                                    const SimulationState& state, const Particles& particles,
                                    const Signal& input, MPI_Comm comm,
-                                   const std::vector<SceneInclude>* includes) {
+                                   const std::vector<SceneInclude>* includes, CheckpointKind kind) {
   const auto start = std::chrono::steady_clock::now();
   const int rank = rank_of(comm), size = size_of(comm);
   const io::RunDir run(dir);
   const std::int64_t step = state.run.stage1_steps + state.acoustic_steps;
-  const std::string final_path = run.checkpoint(step);
+  const bool restartable = kind == CheckpointKind::Restart;
+  const std::string final_path = restartable ? run.checkpoint(step) : run.unstable_checkpoint(step);
   const std::string partial = io::RunDir::partial_of(final_path);
   std::vector<SceneInclude> read_now;
   on_root(comm, [&] {
@@ -388,9 +389,11 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
       w.bytes = fs::file_size(final_path);
       write_xdmf(fs::path(final_path).replace_extension(".xmf").string(),
                  checkpoint_grid(fs::path(final_path).filename().string(), total, time));
-      run.rotate_checkpoints(scene.output.keep_checkpoints);
-      write_xdmf_collection(run.checkpoints(), io::RunDir::kCheckpointPrefix,
-                            io::RunDir::kCheckpointCollection);
+      if (restartable) {
+        run.rotate_checkpoints(scene.output.keep_checkpoints);
+        write_xdmf_collection(run.checkpoints(), io::RunDir::kCheckpointPrefix,
+                              io::RunDir::kCheckpointCollection);
+      }
     } catch (const std::exception& ex) {
       throw std::runtime_error("checkpoint " + final_path + ": " + ex.what());
     }

@@ -86,6 +86,9 @@ std::string RunDir::snapshot_name(std::int64_t step) {
 std::string RunDir::checkpoint(std::int64_t step) const {
   return checkpoints() + "/" + checkpoint_name(step);
 }
+std::string RunDir::unstable_checkpoint(std::int64_t step) const {
+  return checkpoints() + "/" + numbered(kUnstablePrefix, step, ".h5");
+}
 std::string RunDir::snapshot(std::int64_t step) const {
   return snapshots() + "/" + snapshot_name(step);
 }
@@ -130,13 +133,15 @@ void RunDir::clear_outputs(const Scene& scene, bool fresh) const {
   }
   const std::string partial_ckpt = std::string(".") + kCheckpointPrefix;
   const std::string partial_snap = std::string(".") + kSnapshotPrefix;
+  const std::string partial_unstable = std::string(".") + kUnstablePrefix;
   if (fresh) {
-    remove_prefixed(checkpoints(), {kCheckpointPrefix, partial_ckpt, kCheckpointCollection,
-                                    std::string(".") + kCheckpointCollection});
+    remove_prefixed(checkpoints(),
+                    {kCheckpointPrefix, partial_ckpt, kCheckpointCollection,
+                     std::string(".") + kCheckpointCollection, kUnstablePrefix, partial_unstable});
     remove_prefixed(snapshots(), {kSnapshotPrefix, partial_snap, kSnapshotCollection,
                                   std::string(".") + kSnapshotCollection});
   } else {
-    remove_prefixed(checkpoints(), {partial_ckpt});
+    remove_prefixed(checkpoints(), {partial_ckpt, partial_unstable});
     remove_prefixed(snapshots(), {partial_snap});
   }
 }

@@ -63,10 +63,14 @@ struct CheckpointWritten {
 // File::kChunkRows rows.
 // `includes`: the scene's included files as read at the start of the run (rank 0; nullptr: read
 // them now).
+// `kind` Unstable: the same file as DIR/checkpoints/unstable_step_N.h5 (and .xmf), the state at
+// the step where the run became unstable, for inspection: no rotation, not in checkpoints.xmf.
+enum class CheckpointKind { Restart, Unstable };
 CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
                                    const SimulationState& state, const Particles& particles,
                                    const Signal& input, MPI_Comm comm,
-                                   const std::vector<SceneInclude>* includes = nullptr);
+                                   const std::vector<SceneInclude>* includes = nullptr,
+                                   CheckpointKind kind = CheckpointKind::Restart);
 // The same with the particles of the state (state.particles).
 CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
                                    const SimulationState& state, const Signal& input,

@@ -6,6 +6,8 @@
 //   DIR/summary.json, energy.csv    the run's summary (summary.hpp) and energy series
 //   DIR/sphreverb.log               the log
 //   DIR/checkpoints/step_NNNNNNNNN.h5 and .xmf, checkpoints.xmf (checkpoint.hpp, xdmf.hpp)
+//   DIR/checkpoints/unstable_step_NNNNNNNNN.h5 and .xmf: the state at the step where the run
+//                                   became unstable (for inspection; never rotated nor "latest")
 //   DIR/snapshots/snap_NNNNNNNNN.h5 and .xmf, snapshots.xmf (snapshot.hpp)
 //   DIR/.sphreverb.lock             "PID HOST" of the process writing into DIR
 //
@@ -32,6 +34,7 @@ class RunDir {
  public:
   static constexpr const char* kCheckpointPrefix = "step_";
   static constexpr const char* kSnapshotPrefix = "snap_";
+  static constexpr const char* kUnstablePrefix = "unstable_step_";
   static constexpr const char* kCheckpointCollection = "checkpoints.xmf";
   static constexpr const char* kSnapshotCollection = "snapshots.xmf";
   static constexpr const char* kLockName = ".sphreverb.lock";
@@ -50,8 +53,9 @@ class RunDir {
   std::string lock_file() const { return file(kLockName); }
   std::string checkpoints() const { return file("checkpoints"); }
   std::string snapshots() const { return file("snapshots"); }
-  std::string checkpoint(std::int64_t step) const;  // DIR/checkpoints/step_NNNNNNNNN.h5
-  std::string snapshot(std::int64_t step) const;    // DIR/snapshots/snap_NNNNNNNNN.h5
+  std::string checkpoint(std::int64_t step) const;           // DIR/checkpoints/step_NNNNNNNNN.h5
+  std::string snapshot(std::int64_t step) const;             // DIR/snapshots/snap_NNNNNNNNN.h5
+  std::string unstable_checkpoint(std::int64_t step) const;  // DIR/checkpoints/unstable_step_N.h5
   // Receiver (or group) NAME's files, as names relative to DIR.
   static std::string wav_name(const std::string& name) { return name + ".wav"; }
   static std::string raw_wav_name(const std::string& name) { return name + ".raw.wav"; }
@@ -69,8 +73,8 @@ class RunDir {
   // std::runtime_error naming DIR otherwise.
   void ensure_writable() const;
   // Every output of `scene` that a run writes into DIR (WAVs, summary, energy); `fresh` (a new
-  // run, not a restart) adds the checkpoints and snapshots of an earlier run. Partial files of
-  // a killed write go too.
+  // run, not a restart) adds the checkpoints (with the unstable-step ones) and snapshots of an
+  // earlier run. Partial files of a killed write go too.
   void clear_outputs(const Scene& scene, bool fresh) const;
   // Removes all but the newest `keep` complete checkpoints (with their sidecars).
   void rotate_checkpoints(int keep) const;

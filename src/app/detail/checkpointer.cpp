@@ -57,4 +57,16 @@ void Checkpointer::write(const char* why) {
                      w.seconds > 0 ? static_cast<double>(w.bytes) * 1e-6 / w.seconds : 0.0);
 }
 
+std::string Checkpointer::write_unstable() {
+  SimulationState state = sim_.export_run_state();
+  // A stage-1 step counts after it ran (Simulation::equilibrate): the positions are the next one's.
+  if (state.run.stage == 1) ++state.run.stage1_steps;
+  const CheckpointWritten w = write_checkpoint(dir_.path(), scene_, state, sim_.particles(), input_,
+                                               comm_, &includes_, CheckpointKind::Unstable);
+  total_seconds_ += w.seconds;
+  logger("io")->info("state at the unstable step: {} ({:.3g} MB in {:.3f} s)", w.path,
+                     static_cast<double>(w.bytes) * 1e-6, w.seconds);
+  return w.path;
+}
+
 }  // namespace sphreverb::app

@@ -36,6 +36,11 @@ class Checkpointer {
   void after_step();
   // Collective: a checkpoint of the current state, unless this step has one already.
   void write(const char* why);
+  // Collective, after the Simulation threw InstabilityError (every rank): the state at the
+  // failing step as DIR/checkpoints/unstable_step_N.h5 (checkpoint.hpp, CheckpointKind::Unstable),
+  // beside the last good checkpoint, which stays the latest. Returns its path; throws what the
+  // writer throws.
+  std::string write_unstable();
   double seconds() const { return total_seconds_; }
   double bytes() const { return total_bytes_; }
   int count() const { return count_; }

@@ -64,6 +64,17 @@ void log_costs(const io::RunFacts& f) {
       f.peak_bytes_max_rank / 1048576.0, f.bytes_per_particle);
 }
 
+// After an InstabilityError (collective): writes the state at the failing step and returns the
+// sentence the error message ends with, naming the file, or saying why there is none.
+std::string unstable_state_note(Checkpointer& ckpt) {
+  try {
+    return "; the state at that step is in " + ckpt.write_unstable() +
+           " (for inspection, e.g. in ParaView; restart from the last step_*.h5)";
+  } catch (const std::exception& e) {
+    return std::string("; the state at that step could not be written: ") + e.what();
+  }
+}
+
 // Rank 0: every output file under a temporary name, then all committed together.
 void write_outputs(const Scene& scene, const io::RunDir& dir, const Simulation& sim,
                    io::RunFacts& facts, std::chrono::steady_clock::time_point start) {
@@ -115,9 +126,14 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
   sim.on_step([&] { ckpt.after_step(); });
   sim.on_stop_probe(stop_signal);
   const bool stage1_pending = sim.run_state().stage == 1;
-  const StageStats st1 = sim.equilibrate();
-  if (stage1_pending) ckpt.write("end of stage 1");
-  const StageStats st2 = sim.record(input);
+  StageStats st1, st2;
+  try {
+    st1 = sim.equilibrate();
+    if (stage1_pending) ckpt.write("end of stage 1");
+    st2 = sim.record(input);
+  } catch (const InstabilityError& e) {
+    throw InstabilityError(std::string(e.what()) + unstable_state_note(ckpt));
+  }
   ckpt.write("end of run");
   sim.on_step({});
 
