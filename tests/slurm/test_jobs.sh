@@ -2,8 +2,10 @@
 # The jobs/ batch scripts under a real one-node Slurm (scripts/slurm_local.sh):
 #  1. jobs/run.sbatch: a single run of a small box, 2 tasks;
 #  2. jobs/chain.sbatch: the same run, signalled in stage 2 as the wall-time warning would signal
-#     it (scancel --signal=USR1 --batch), checkpointed, requeued and restarted by Slurm; its WAVs
-#     must equal the single run's byte for byte;
+#     it (scancel --signal=USR1 --batch), checkpointed, requeued and restarted by Slurm; the
+#     restarted slot must rebuild its neighbour lists (summary.json `rebuilds` above the count in
+#     the checkpoint it restarted from, and equal to the single run's), and its WAVs, the raw float
+#     ones included, must equal the single run's byte for byte;
 #  3. jobs/convergence_array.sbatch: a job array (one task per spacing) and the analysis job that
 #     depends on it; every task and the analysis must complete.
 #   test_jobs.sh SOURCE_DIR WORK_DIR [EXE]
@@ -19,7 +21,15 @@ trap '"$src/scripts/slurm_local.sh" down || true' EXIT
 eval "$("$src/scripts/slurm_local.sh" up)"
 
 scene=$src/tests/validation/box_v4_coarse.ini
-extra="--time.duration 0.06 --output.checkpoint_every 0.002"
+# Neighbour lists rebuilt during stage 2, after the restart too: as in
+# tests/checkpoint/restart_rebuild.sh, h = 1.4 dx and a skin that puts the list radius 0.1 um inside
+# the lattice distance sqrt(8) dx, so that pairs enter the lists between rebuilds and which pairs a
+# list holds matters to the last bit; a 0.2 mm disc deflection moves particles by half the skin
+# (0.21 mm) often enough for 10 rebuilds in the run (9 after a restart at step 189). Every
+# checkpoint is kept, so that the one restarted from can be read.
+extra="--time.duration 0.03 --output.checkpoint_every 0.002 --fluid.h_over_dx 1.4
+  --fluid.skin 0.02842 --emitter.deflection 2e-4 --output.keep_checkpoints 1000"
+extra=$(echo $extra)
 
 # Waits for job $1 to leave the queue for good (at most $2 s): absent from squeue at three polls
 # in a row, since a requeued job is briefly absent. Prints its final state from the job record.
@@ -42,8 +52,9 @@ echo "single run: job $single $state"
 
 chain=$(sbatch --parsable --ntasks=2 --output="$work/chain-%j.out" \
   --export=ALL,SCENE="$scene",OUT="$work/chain",EXE="$exe",EXTRA="$extra" jobs/chain.sbatch)
-# Signal once stage 2 has written a checkpoint (stage 1 ends at step 10; the cadence is 176 steps),
-# so the restart has recording to continue; the run takes ~10 s on 2 idle cores after that.
+# Signal once stage 2 has written a checkpoint (stage 1 ends at step 10; the cadence is 176 steps,
+# the run 2656), so the restart has recording and rebuilds to continue; the run takes ~10 s on 2
+# idle cores after that.
 stage2_checkpoint() { ls "$work"/chain/checkpoints/step_*.h5 2> /dev/null | grep -qv step_000000010; }
 for _ in $(seq 1 600); do
   stage2_checkpoint && break
@@ -79,10 +90,25 @@ cat "$out"
 }
 grep -q "slot 0 checkpointed; requeueing" "$out" || { echo "chain: slot 0 did not checkpoint" >&2; exit 1; }
 grep -q "slot 1: restarting from" "$out" || { echo "chain: no restarted slot" >&2; exit 1; }
+# The restarted slot's rebuilds: its summary's count against the checkpoint it started from.
+from=$(sed -n 's/^chain: slot 1: restarting from //p' "$out" | head -n 1)
+rebuilds=$(/usr/bin/python3 - "$from" "$work/chain/summary.json" "$work/single/summary.json" <<'PY'
+import json, sys
+import h5py
+at = int(h5py.File(sys.argv[1], "r")["/run/rebuilds"][0])
+chain, single = (json.load(open(p))["rebuilds"] for p in sys.argv[2:4])
+print(at, chain, single)
+PY
+)
+read -r at total single_total <<< "$rebuilds"
+echo "chain: restarted from $from ($at rebuilds); $total rebuilds at the end, single run $single_total"
+((total > at)) || { echo "chain: the restarted slot did not rebuild its neighbour lists" >&2; exit 1; }
+((total == single_total)) || { echo "chain: rebuild count differs from the single run" >&2; exit 1; }
 for f in corner.wav corner.raw.wav; do
   cmp "$work/single/$f" "$work/chain/$f" || { echo "chain: $f differs from the single run" >&2; exit 1; }
 done
-echo "chain: checkpointed, requeued, restarted; WAVs equal the single run's byte for byte"
+echo "chain: checkpointed, requeued, restarted, rebuilt $((total - at)) times after the restart;" \
+  "WAVs (raw float included) equal the single run's byte for byte"
 
 # The resolution study as a job array (one task per spacing) and its analysis job, chained by
 # --dependency=afterok on the array: every task and the analysis must complete.
