@@ -46,6 +46,7 @@ TEST(RunDir, NamesArtefacts) {
   EXPECT_EQ(d.summary(), "out/summary.json");
   EXPECT_EQ(d.checkpoint(123), "out/checkpoints/step_000000123.h5");
   EXPECT_EQ(d.snapshot(7), "out/snapshots/snap_000000007.h5");
+  EXPECT_EQ(d.unstable_checkpoint(21), "out/checkpoints/unstable_step_000000021.h5");
   EXPECT_EQ(RunDir::wav_name("left"), "left.wav");
   EXPECT_EQ(RunDir::raw_wav_name("left"), "left.raw.wav");
   EXPECT_EQ(RunDir::partial_of("out/checkpoints/step_000000123.h5"),
@@ -100,6 +101,7 @@ TEST(RunDir, RotationKeepsTheNewest) {
     touch(fs::path(d.checkpoint(step)).replace_extension(".xmf"));
   }
   touch(RunDir::partial_of(d.checkpoint(176)));
+  touch(d.unstable_checkpoint(200));  // the state of an instability: never a checkpoint to restart
   d.rotate_checkpoints(2);
   const std::vector<std::string> left = d.checkpoint_files();
   ASSERT_EQ(left.size(), 2u);
@@ -107,6 +109,7 @@ TEST(RunDir, RotationKeepsTheNewest) {
   EXPECT_EQ(left[1], d.checkpoint(132));
   EXPECT_FALSE(fs::exists(fs::path(d.checkpoint(44)).replace_extension(".xmf")));
   EXPECT_TRUE(fs::exists(RunDir::partial_of(d.checkpoint(176))));  // not a checkpoint: untouched
+  EXPECT_TRUE(fs::exists(d.unstable_checkpoint(200)));  // not listed (size 2 above), not rotated
 }
 
 TEST(RunDir, LockRefusesALiveHolderAndTakesOverADeadOne) {
