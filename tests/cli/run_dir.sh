@@ -22,9 +22,10 @@ expect() {
     ok "$name: $(grep -m1 -E '\] (error|critical)' "$log" | cut -c12-180)"
   fi
 }
-# The default room at 3 cm with the library of configs/ copied beside the scene.
-cp "$src/configs/materials.ini" "$work/"
-{ echo "include = materials.ini"; cat "$src/configs/small_room.ini"; } >"$work/small_room.ini"
+# The default room at 3 cm with the library it includes (configs/materials.ini) copied beside it.
+cp "$src/configs/materials.ini" "$src/configs/small_room.ini" "$work/"
+grep -q '^include = materials.ini' "$work/small_room.ini" ||
+  { echo "FAIL: configs/small_room.ini no longer includes materials.ini"; exit 1; }
 scene=$work/small_room.ini
 opts=(--fluid.spacing 0.03 --emitter.center "0.105 0.1 0.1" --time.duration 0.002)
 run() { mpiexec -n 2 "$exe" "$@" >"$log" 2>&1; echo $?; }
