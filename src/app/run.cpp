@@ -9,10 +9,10 @@
 #include "sphreverb/app/app.hpp"
 #include "sphreverb/app/stop_signal.hpp"
 #include "sphreverb/core/log.hpp"
-#include "sphreverb/solver/cost.hpp"
 #include "sphreverb/core/timing.hpp"
 #include "sphreverb/core/version.hpp"
 #include "sphreverb/parallel/collective.hpp"
+#include "sphreverb/solver/cost.hpp"
 
 namespace sphreverb {
 

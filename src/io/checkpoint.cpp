@@ -114,9 +114,9 @@ void put_text(File& f, const char* name, const std::string& value) {
 }
 
 // The particle datasets a restart reads (their checksums are verified by every rank).
-constexpr const char* kRestartParticleSets[] = {"/particles/position", "/particles/velocity",
-                                                "/particles/density", "/particles/rest_position",
-                                                "/particles/key", "/particles/rebuild_position"};
+constexpr const char* kRestartParticleSets[] = {
+    "/particles/position",      "/particles/velocity", "/particles/density",
+    "/particles/rest_position", "/particles/key",      "/particles/rebuild_position"};
 
 // Writes the owned particles [0, n_owned) of p straight from its arrays: [N, 3] datasets and the
 // derived ones are assembled in bounded blocks (File::write_rows_chunked), so a checkpoint adds

@@ -66,7 +66,7 @@ bool process_alive(long pid) {
   std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
   if (!std::getline(stat, line)) return true;  // no /proc: trust kill()
-  const auto paren = line.rfind(')');  // the command name may hold spaces and parentheses
+  const auto paren = line.rfind(')');          // the command name may hold spaces and parentheses
   return paren == std::string::npos || paren + 2 >= line.size() || line[paren + 2] != 'Z';
 }
 

@@ -104,12 +104,9 @@ std::string summary_json(const Scene& s, const RunFacts& f) {
   j["materials"] = materials(s);
   j["receivers"] = Json::array();
   for (const ReceiverOutput& o : f.receivers) {
-    Json r = {{"name", o.name},
-              {"wav", o.wav},
-              {"raw_wav", o.raw_wav},
-              {"samples", o.samples},
-              {"peak_Pa", o.peak_pascal},
-              {"reference_density_kg_m3", o.reference_density}};
+    Json r = {{"name", o.name},           {"wav", o.wav},
+              {"raw_wav", o.raw_wav},     {"samples", o.samples},
+              {"peak_Pa", o.peak_pascal}, {"reference_density_kg_m3", o.reference_density}};
     for (const AmbisonicOutput& a : f.ambisonic)
       if (a.name == o.name) r["ambisonic"] = ambisonic(s, a);
     j["receivers"].push_back(std::move(r));

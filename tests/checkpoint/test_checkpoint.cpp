@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "../common/world.hpp"
-#include "sphreverb/io/checkpoint.hpp"
-#include "sphreverb/core/errors.hpp"
-#include "sphreverb/config/scene.hpp"
 #include "sphreverb/audio/test_signals.hpp"
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/core/errors.hpp"
+#include "sphreverb/io/checkpoint.hpp"
 #include "sphreverb/solver/simulation.hpp"
 #include "sphreverb/solver/simulation_state.hpp"
 

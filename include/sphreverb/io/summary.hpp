@@ -1,6 +1,6 @@
 // DIR/summary.json: what the run did and cost, the derived quantities, the receivers' files and
-// the scene echo (docs/running.md, "Outputs"). One JSON object, numbers at full precision (every double
-// reads back bit for bit); non-finite numbers are written as null.
+// the scene echo (docs/running.md, "Outputs"). One JSON object, numbers at full precision (every
+// double reads back bit for bit); non-finite numbers are written as null.
 #pragma once
 
 #include <array>

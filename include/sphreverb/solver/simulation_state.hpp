@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "sphreverb/model/emitter.hpp"
 #include "sphreverb/core/particles.hpp"
+#include "sphreverb/model/emitter.hpp"
 #include "sphreverb/solver/simulation.hpp"
 
 namespace sphreverb {

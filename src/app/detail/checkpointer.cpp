@@ -39,8 +39,8 @@ void Checkpointer::after_step() {
   }
   if (stop) {
     write("signal");
-    throw Interrupted("stopped by signal " + std::to_string(sim_.stop_signal_agreed()) + " at step " +
-                      std::to_string(step) + ": checkpoint " + last_path_ +
+    throw Interrupted("stopped by signal " + std::to_string(sim_.stop_signal_agreed()) +
+                      " at step " + std::to_string(step) + ": checkpoint " + last_path_ +
                       "; continue with: sphreverb restart " + last_path_);
   }
 }

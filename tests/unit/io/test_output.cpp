@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "sphreverb/io/output.hpp"
 #include "sphreverb/config/scene.hpp"
+#include "sphreverb/io/output.hpp"
 #include "sphreverb/model/receiver.hpp"
 
 namespace sphreverb {

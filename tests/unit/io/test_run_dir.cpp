@@ -21,8 +21,8 @@ namespace {
 struct TempDir {
   fs::path path;
   explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() / ("sphreverb_rundir_" + name + "_" +
-                                          std::to_string(::getpid()))) {
+      : path(fs::temp_directory_path() /
+             ("sphreverb_rundir_" + name + "_" + std::to_string(::getpid()))) {
     fs::remove_all(path);
     fs::create_directories(path);
   }

@@ -37,9 +37,13 @@ TEST(Summary, KeysAndFullPrecision) {
   f.particles_per_rank = {500, 500};
   f.receivers.push_back({"mid", "mid.wav", "mid.raw.wav", 8, 0.1 + 0.2, 1.2041, {}});
   const auto j = nlohmann::ordered_json::parse(sphreverb::io::summary_json(scene, f));
-  const std::vector<std::string> first = {"particles", "steps", "wall_seconds",
-                                          "particle_steps_per_second", "neighbours_per_particle",
-                                          "ranks", "particles_per_rank"};
+  const std::vector<std::string> first = {"particles",
+                                          "steps",
+                                          "wall_seconds",
+                                          "particle_steps_per_second",
+                                          "neighbours_per_particle",
+                                          "ranks",
+                                          "particles_per_rank"};
   auto it = j.begin();
   for (const std::string& k : first) EXPECT_EQ((it++).key(), k);
   EXPECT_EQ(j["neighbours_per_particle"].get<double>(), 79.987962962962968);
