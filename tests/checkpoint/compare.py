@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """compare.py A B: the WAVs of run directories A and B are byte-identical, and so are the receiver
-records (doubles) and every particle field (matched by key) of their last checkpoints."""
+records (doubles: densities, and the ambisonic receivers' velocities when stored) and every
+particle field (matched by key) of their last checkpoints."""
 import glob
 import os
 import sys
@@ -24,12 +25,20 @@ def main(a, b):
     with h5py.File(ca, "r") as fa, h5py.File(cb, "r") as fb:
         ra, rb = fa["/receivers/density"][...], fb["/receivers/density"][...]
         assert ra.shape == rb.shape and ra.tobytes() == rb.tobytes(), "receiver records differ"
+        assert ("velocity" in fa["/receivers"]) == ("velocity" in fb["/receivers"]), \
+            "one checkpoint has receiver velocity records, the other not"
+        velocity = "velocity" in fa["/receivers"]
+        if velocity:            # ambisonic receivers: x y z per receiver
+            va, vb = fa["/receivers/velocity"][...], fb["/receivers/velocity"][...]
+            assert va.shape == vb.shape and va.tobytes() == vb.tobytes(), \
+                "receiver velocity records differ"
         ka, kb = np.argsort(fa["/particles/key"][...]), np.argsort(fb["/particles/key"][...])
         for name in ("key", "position", "velocity", "density", "rest_position"):
             da, db = fa["/particles/" + name][...][ka], fb["/particles/" + name][...][kb]
             assert da.tobytes() == db.tobytes(), f"/particles/{name} differs"
         n, s = ra.shape[0], fa["/run/step"][0]
-    print(f"same: {len(wavs)} WAVs, {n} records per receiver, particles at step {s} "
+    print(f"same: {len(wavs)} WAVs, {n} records per receiver"
+          f"{' (+ velocity)' if velocity else ''}, particles at step {s} "
           f"({os.path.basename(ca)}): {a} == {b}")
 
 
