@@ -40,6 +40,7 @@ Json derived(const Scene& s) {
           {"ppw_at_f_max", d.ppw_min},
           {"phase_error_at_f_max", kFmaxPhaseError},
           {"lowpass", s.output.lowpass},
+          {"highpass_Hz", s.output.highpass},
           {"room_walls", !s.room.present ? "none" : (d.mirror_room ? "mirror" : "tethered")},
           {"hyperdiffusion", s.fluid.hyperdiffusion}};
 }

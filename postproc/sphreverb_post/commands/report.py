@@ -10,10 +10,13 @@ rigid-box modes f = (c/2) sqrt((nx/Lx)^2 + (ny/Ly)^2 + (nz/Lz)^2) marked when th
 table (T20, T30, EDT, C80, D50, Ts; iso3382.py) for the octaves whose centre lies below f_max,
 with validity flags and the Sabine and Eyring estimates (room.py) of each octave.
 
-Before any analysis the record is high-passed at 20 Hz (Butterworth, 4th order, run forward and
-backward: zero phase, combined magnitude the square of the 4th-order one, -6 dB at 20 Hz): a
-sealed box's pressure carries a sub-audio swing (the emitter's net volume displacement) that
-otherwise dominates the waveform, the onset and the low octaves.
+Every figure and the table analyse ``NAME.raw.wav`` exactly as the solver wrote it, the way
+``python3 -m sphreverb_post metrics NAME.raw.wav`` does (same samples, same ISO 3382-1 onset, so
+the same numbers): the solver has already high-passed it causally at ``[output] highpass``
+(4th-order Butterworth, default 20 Hz; summary.json ``derived.highpass_Hz``), which removes the
+sealed room's sub-audio swing (the emitter's net volume displacement) and keeps the silence before
+the direct sound. The page adds no filter of its own; with ``[output] highpass = 0`` it says that
+the swing is in the record.
 
 Sabine and Eyring use the box's volume and surface, the area-weighted mean random-incidence
 absorption of its six faces and c = [fluid] sound_speed. Each face's normal-incidence absorption
@@ -37,13 +40,11 @@ import os
 import sys
 
 import numpy as np
-from scipy import signal
 
 from sphreverb_post import iso3382, octave, plots, room
 from sphreverb_post.audio import InputError, read_mono
 
-HIGHPASS_HZ = 20.0
-HIGHPASS_ORDER = 4
+SOLVER_HIGHPASS_ORDER = 4   # [output] highpass: causal Butterworth (src/io/output.cpp)
 FACES = ("x_min", "x_max", "y_min", "y_max", "z_min", "z_max")
 TABLE_PARAMS = (("T20", "T20 (s)", 3), ("T30", "T30 (s)", 3), ("EDT", "EDT (s)", 3),
                 ("C80", "C80 (dB)", 1), ("D50", "D50", 3), ("Ts", "Ts (ms)", 1))
@@ -51,31 +52,6 @@ BAND_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"
 
 
 # ----------------------------------------------------------------------------- signal
-
-
-def highpass(x, rate, f_cut=HIGHPASS_HZ, order=HIGHPASS_ORDER):
-    """Zero-phase Butterworth high-pass of ``x`` (same length): order ``order`` run forward and
-    backward (scipy sosfiltfilt), so the combined magnitude is |H|^2, -6 dB at ``f_cut`` Hz.
-
-    The record is zero-padded by 4 periods of ``f_cut`` on both sides before filtering (the
-    filter's ringing is not folded back by edge padding), then cropped.
-    """
-    sos = signal.butter(order, f_cut, btype="highpass", output="sos", fs=rate)
-    pad = int(np.ceil(4.0 * rate / f_cut))
-    xp = np.concatenate([np.zeros(pad), np.asarray(x, dtype=np.float64), np.zeros(pad)])
-    return signal.sosfiltfilt(sos, xp, padtype=None)[pad:pad + len(x)]
-
-
-def arrival_onset(x, rate, f_cut=HIGHPASS_HZ, order=HIGHPASS_ORDER):
-    """Sample index of t = 0: the ISO 3382-1 onset (iso3382.onset_index) of ``x`` high-passed
-    causally (the same Butterworth, forward only).
-
-    A causal filter leaves the silence before the direct sound silent; the zero-phase one
-    spreads the sub-audio swing ahead of it (by half the swing's step at the arrival), which the
-    20 dB rule would take for the start of the response.
-    """
-    sos = signal.butter(order, f_cut, btype="highpass", output="sos", fs=rate)
-    return iso3382.onset_index(signal.sosfilt(sos, np.asarray(x, dtype=np.float64)))
 
 
 def decay_curves(x, rate, bands, onset):
@@ -196,12 +172,11 @@ def room_model(summary):
 
 
 def analyse_receiver(x, rate, f_max, model):
-    """ISO 3382-1 table rows of the high-passed record: octaves with centre below ``f_max``,
-    then the broadband record (t = 0 at ``arrival_onset``). Returns (high-passed record, rows,
-    iso3382 meta). Each row: band, fc, params (iso3382 dict), flags [str], notes
-    [str] (why a value failed its check), sabine, eyring, schroeder_hz."""
-    y = highpass(x, rate)
-    res, meta = iso3382.analyse(y, rate, onset=arrival_onset(x, rate))
+    """ISO 3382-1 table rows of the record ``x`` as written, computed as ``metrics`` computes
+    them (iso3382.analyse with its own onset): the octaves with centre below ``f_max``, then the
+    broadband record. Returns (rows, iso3382 meta). Each row: band, fc, params (iso3382 dict),
+    flags [str], notes [str] (why a value failed its check), sabine, eyring, schroeder_hz."""
+    res, meta = iso3382.analyse(x, rate)
     rows = []
     for i, nom in enumerate(octave.NOMINAL):
         b = res.get(str(nom))
@@ -218,7 +193,7 @@ def analyse_receiver(x, rate, f_max, model):
            "schroeder_hz": None}
     row["flags"], row["notes"] = band_flags(b, f_max, None, row)
     rows.append(row)
-    return y, rows, meta
+    return rows, meta
 
 
 def band_flags(b, f_max, model, row):
@@ -272,28 +247,25 @@ def png_data_uri(fig, dpi=100):
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def receiver_figures(x, y, rate, f_max, model, rows, onset):
-    """[(data URI, caption)] of one receiver: waveform, spectrum, spectrogram, octave EDCs."""
+def receiver_figures(x, rate, f_max, model, rows, onset, highpass_note):
+    """[(data URI, caption)] of one receiver's record ``x`` as written: waveform, spectrum,
+    spectrogram, octave EDCs. ``highpass_note`` says what filter the solver applied."""
     figs = []
     fig, ax = _figure()
-    t = 1000.0 * np.arange(len(x)) / rate
-    ax.plot(t, x, color="0.75", lw=0.6, label="raw")
-    plots.waveform(ax, y, rate)
-    ax.lines[-1].set_label(f"{HIGHPASS_HZ:g} Hz high-pass")
+    plots.waveform(ax, x, rate)
     ax.axvline(1000.0 * onset / rate, color="k", ls=":", lw=0.8, label="onset (t = 0 below)")
     ax.set(ylabel="pressure (Pa)", title="waveform")
     ax.legend(fontsize=7, loc="upper right")
-    figs.append((png_data_uri(fig), "Pressure at the receiver: the raw record (grey) and after "
-                 f"the zero-phase {HIGHPASS_HZ:g} Hz high-pass that every analysis below uses; "
-                 "dotted: the ISO 3382-1 onset (first sample within 20 dB of the peak, found on "
-                 "the causally high-passed record)."))
+    figs.append((png_data_uri(fig), f"Pressure at the receiver as written ({highpass_note}); "
+                 "dotted: the ISO 3382-1 onset (first sample within 20 dB of the peak), t = 0 "
+                 "of the decay curves and the table."))
 
     fig, ax = _figure()
     box = tuple(model["dims"]) if model is not None else None
     c = model["c"] if model is not None else 343.0
-    marked = plots.spectrum(ax, y, rate, box, c, min(f_max, 0.5 * rate), max_modes=200)
+    marked = plots.spectrum(ax, x, rate, box, c, min(f_max, 0.5 * rate), max_modes=200)
     ax.set_ylabel("level (dB re max)")
-    cap = f"Magnitude spectrum of the high-passed record up to f_max = {f_max:.0f} Hz."
+    cap = f"Magnitude spectrum of the record from 10 Hz up to f_max = {f_max:.0f} Hz."
     if marked:
         cap += (f" Dashed red: the {len(marked)} rigid-box modes f = (c/2)√((n_x/L_x)² + "
                 f"(n_y/L_y)² + (n_z/L_z)²) up to f_max (c = {c:g} m/s; lowest "
@@ -301,15 +273,15 @@ def receiver_figures(x, y, rate, f_max, model, rows, onset):
     figs.append((png_data_uri(fig), cap))
 
     fig, ax = _figure()
-    plots.spectrogram(ax, y, rate, min(1.5 * f_max, 0.5 * rate))
+    plots.spectrogram(ax, x, rate, min(1.5 * f_max, 0.5 * rate))
     fig.colorbar(ax.collections[-1], ax=ax, label="level (dB re max)")
     ax.axhline(f_max, color="w", ls=":", lw=0.8)
-    figs.append((png_data_uri(fig), "Spectrogram of the high-passed record (Hann frames, 75 % "
+    figs.append((png_data_uri(fig), "Spectrogram of the record (Hann frames, 75 % "
                  f"overlap); dotted white line: f_max = {f_max:.0f} Hz."))
 
     fig, ax = _figure()
     bands = [int(r["band"]) for r in rows if r["band"] != "broadband"]
-    curves = decay_curves(y, rate, bands, onset)
+    curves = decay_curves(x, rate, bands, onset)
     low = 0.0
     for k, nom in enumerate(bands):
         t, L = curves[nom]
@@ -492,10 +464,39 @@ def iso_table(name, rows):
             f"<th class='l'>flags</th></tr>{''.join(body)}</table>")
 
 
-def receiver_html(name, path, x, rate, f_max, model):
-    y, rows, meta = analyse_receiver(x, rate, f_max, model)
+def record_highpass(summary):
+    """The [output] highpass (Hz, 0 = off) the solver applied to the records: summary.json's
+    ``derived.highpass_Hz``, else the scene's key (with the overrides), else None (unknown)."""
+    hp = summary.get("derived", {}).get("highpass_Hz")
+    if hp is None:
+        scene = parse_scene(summary.get("scene", ""), summary.get("scene_overrides"))
+        hp = scene.get("output", {}).get("highpass")
+    try:
+        return None if hp is None else float(hp)
+    except ValueError:
+        return None
+
+
+def highpass_text(hp):
+    """How the records were filtered below the audio band, in words."""
+    if hp is None:
+        return "output high-pass not reported by this run"
+    if hp <= 0.0:
+        return "no output high-pass: [output] highpass = 0"
+    return (f"high-passed by the solver at {hp:g} Hz, causal Butterworth of order "
+            f"{SOLVER_HIGHPASS_ORDER}")
+
+
+def spatial_files(r):
+    """Names of a receiver's Ambisonic and binaural files from its summary.json entry."""
+    a = r.get("ambisonic") or {}
+    return [a[k] for k in ("raw_wav", "wav", "binaural_wav") if a.get(k)]
+
+
+def receiver_html(name, path, x, rate, f_max, model, hp=None, extra_files=()):
+    rows, meta = analyse_receiver(x, rate, f_max, model)
     onset = int(round(meta["onset_s"] * rate))
-    figs = receiver_figures(x, y, rate, f_max, model, rows, onset)
+    figs = receiver_figures(x, rate, f_max, model, rows, onset, highpass_text(hp))
     notes = [f"<b>{esc(r['band'])}{' Hz' if r['fc'] else ''}</b>: "
              + "; ".join(esc(n) for n in r["notes"]) for r in rows if r["notes"]]
     fig_html = "".join(f"<figure><img src='{uri}' alt='{esc(name)}: figure {i + 1}'>"
@@ -507,7 +508,9 @@ def receiver_html(name, path, x, rate, f_max, model):
             f"data-onset-s='{meta['onset_s']!r}'><h2>Receiver {esc(name)}</h2>"
             f"<p class='note'>{esc(os.path.basename(path))}: {len(x)} samples at {rate} Hz "
             f"({1000 * len(x) / rate:.1f} ms), peak {peak:.3g} Pa, ISO 3382-1 onset at "
-            f"{1000 * meta['onset_s']:.2f} ms.</p>"
+            f"{1000 * meta['onset_s']:.2f} ms; {esc(highpass_text(hp))}."
+            + (f" Also written: {esc(', '.join(extra_files))} (not analysed here)."
+               if extra_files else "") + "</p>"
             f"<div class='grid'>{fig_html}</div>"
             f"<h3>ISO 3382-1 parameters (octaves below f_max: {', '.join(octaves) or 'none'} "
             f"Hz)</h3>{iso_table(name, rows)}"
@@ -519,6 +522,27 @@ def receiver_html(name, path, x, rate, f_max, model):
             + (f"<ul class='notes'>{''.join(f'<li>{n}</li>' for n in notes)}</ul>"
                if notes else "")
             + "</section>")
+
+
+def analysis_note(hp):
+    """The paragraph that says what the page analyses."""
+    text = ("Every figure and table on this page analyses the receivers' records NAME.raw.wav "
+            "(pascals) exactly as the solver wrote them, as <code>python3 -m sphreverb_post "
+            "metrics NAME.raw.wav</code> does (the same numbers); the page applies no filter of "
+            "its own. ")
+    if hp is not None and hp > 0.0:
+        text += (f"The solver high-passed them at {hp:g} Hz ([output] highpass; causal "
+                 f"Butterworth of order {SOLVER_HIGHPASS_ORDER}, nothing spreads before the "
+                 "direct sound), which removes the closed room's sub-audio pressure swing (the "
+                 "emitter's net volume displacement).")
+    elif hp is not None:
+        text += ("<b>This run wrote them without a high-pass ([output] highpass = 0)</b>: the "
+                 "closed room's sub-audio pressure swing (the emitter's net volume "
+                 "displacement) is in the records and may dominate the waveform, move the onset "
+                 "and lengthen the low octaves; rerun with [output] highpass = 20 to remove it.")
+    else:
+        text += "This run does not report its output high-pass ([output] highpass)."
+    return f"<p class='note'>{text}</p>"
 
 
 SCRIPT = ("<script>window.addEventListener('load',function(){var i=document.images,n=0;"
@@ -540,12 +564,14 @@ def write_report(out_dir, output=None):
     d = summary.get("derived", {})
     model = room_model(summary)
     receivers = summary.get("receivers", [])
+    hp = record_highpass(summary)
     sections = []
     for r in receivers:
         wav = os.path.join(out_dir, r.get("raw_wav", r["name"] + ".raw.wav"))
-        x, rate = read_mono(wav)
+        x, rate = read_mono(wav, 0)
         f_max = float(d.get("f_max_Hz", 0.5 * rate))
-        sections.append(receiver_html(r["name"], wav, x, rate, f_max, model))
+        sections.append(receiver_html(r["name"], wav, x, rate, f_max, model, hp,
+                                      spatial_files(r)))
     groups = summary.get("groups", [])
     names = ", ".join(g.get("name", "?") for g in groups)
     group_note = (f"<p class='note'>Receiver groups ({esc(names)}) are not analysed on this "
@@ -559,13 +585,7 @@ def write_report(out_dir, output=None):
         "<main><section><h2>Scene and run</h2><div class='cols'><div>"
         f"{kv_table(facts_rows(summary, out_dir, model))}</div></div>"
         f"<h3>Wall materials and diffuse-field estimates</h3>{materials_html(model)}"
-        f"<p class='note'>Every analysis on this page uses the receivers' raw records "
-        f"(NAME.raw.wav, pascals) after a zero-phase {HIGHPASS_HZ:g} Hz high-pass "
-        f"(Butterworth, order {HIGHPASS_ORDER}, run forward and backward): a sealed box's "
-        "pressure holds a sub-audio swing from the emitter's net volume displacement that "
-        "would otherwise dominate the waveform, the onset and the low octaves. Since a "
-        "zero-phase filter also spreads that swing ahead of the direct sound, t = 0 is the "
-        "ISO 3382-1 onset of the record high-passed causally (forward only).</p>"
+        f"{analysis_note(hp)}"
         f"{group_note}"
         "<details><summary>scene file as run (overrides not applied)</summary>"
         f"<pre>{esc(summary.get('scene', ''))}</pre></details></section>"
