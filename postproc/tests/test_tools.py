@@ -170,6 +170,30 @@ class TestCommandLines(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("sample rates differ", se)
 
+    def test_convolve_mono_dry_through_binaural(self):
+        # --mono: a stereo dry recording is mixed to one channel, which feeds both ears of a
+        # two-channel (binaural) impulse response; without it the channels pair up.
+        rng = np.random.default_rng(5)
+        dry = os.path.join(self.d, "dry_stereo.wav")
+        ears = os.path.join(self.d, "ears.wav")
+        d, h = rng.standard_normal((300, 2)), rng.standard_normal((80, 2))
+        write_float(dry, d, RATE)
+        write_float(ears, h, RATE)
+        d, h = d.astype(np.float32).astype(float), h.astype(np.float32).astype(float)
+        out = os.path.join(self.d, "wet.wav")
+        code, so, se = run("convolve", dry, ears, out, "--mono", "--no-normalize", "--format",
+                           "float")
+        self.assertEqual(code, 0, se)
+        _, y = wavfile.read(out)
+        self.assertEqual(y.shape, (379, 2))
+        for c in range(2):
+            np.testing.assert_allclose(y[:, c], np.convolve(d.mean(axis=1), h[:, c]),
+                                       atol=1e-5)
+        code, so, se = run("convolve", dry, ears, out, "--no-normalize", "--format", "float")
+        self.assertEqual(code, 0, se)
+        _, y = wavfile.read(out)
+        np.testing.assert_allclose(y[:, 1], np.convolve(d[:, 1], h[:, 1]), atol=1e-5)
+
     def test_figures_written(self):
         for command, extra in (("rir", ["--room", "0.6", "0.5", "0.4"]),
                               ("compare", ["--room", "6", "5", "4", "--alpha", "0.1"])):

@@ -1,12 +1,15 @@
 """Reverberate a dry recording with a (simulated) room impulse response by FFT convolution.
 
     python3 -m sphreverb_post convolve DRY.wav RIR.wav OUT.wav [--peak-db -1 | --no-normalize]
-        [--format pcm16|float] [--no-resample] [--trim]
+        [--format pcm16|float] [--no-resample] [--trim] [--mono]
 
 The fast path for music: simulate the RIR once, convolve any recording with it. If the two
 sample rates differ, the dry signal is resampled to the RIR's rate (exact rational polyphase
 resampling) unless --no-resample, which refuses instead. Channels: equal counts pair up, a mono
-side feeds every channel of the other (mono music + stereo RIR -> stereo). By default the output
+side feeds every channel of the other (mono music + stereo RIR -> stereo). --mono mixes the dry
+recording to one channel (the mean) first: the way to play music through one source's binaural
+(NAME.binaural.wav: left, right ear) or Ambisonic (NAME.amb.raw.wav: W Y Z X) impulse response,
+whose channels are not a stereo pair. By default the output
 is scaled so its peak sits at --peak-db dBFS (-1); --no-normalize keeps the raw product (then
 16-bit output may clip: the clipped sample count is reported). Output: 16-bit PCM (default) or
 32-bit float, full length len(dry) + len(rir) - 1 unless --trim (dry length plus nothing).
@@ -35,11 +38,16 @@ def main(argv=None, prog=None):
     ap.add_argument("--no-resample", action="store_true",
                     help="refuse differing sample rates instead of resampling the dry signal")
     ap.add_argument("--trim", action="store_true", help="cut the output to the dry length")
+    ap.add_argument("--mono", action="store_true",
+                    help="mix the dry recording to mono first (for binaural or Ambisonic "
+                         "impulse responses: one source, every channel of the RIR)")
     args = ap.parse_args(argv)
     try:
         if args.peak_db > 0.0:
             raise InputError(f"--peak-db {args.peak_db}: must be <= 0 dBFS")
         dry, rate_d = audio.read(args.dry)
+        if args.mono:
+            dry = dry.mean(axis=1, keepdims=True)
         rir, rate = audio.read(args.rir)
         if rate_d != rate:
             if args.no_resample:
