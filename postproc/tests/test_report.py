@@ -1,5 +1,5 @@
-"""The run report page (sphreverb_post/commands/report.py) on a synthetic output directory: the ISO 3382-1
-table equal to `metrics` on the same WAVs and close to the known decay, the Sabine/Eyring
+"""The run report page (sphreverb_post/commands/report.py) on a synthetic output directory: the
+ISO 3382-1 table equal to `metrics` on the same WAVs and close to the known decay, the Sabine/Eyring
 estimates against the formulas, what the page says about the solver's high-pass, a
 self-contained page whose figures decode as PNGs, and (when Debian's chromium is installed) the
 page rendered headless: a non-blank screenshot and every figure decoded in the browser."""

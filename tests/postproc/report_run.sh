@@ -17,8 +17,8 @@ mpiexec -n 2 "$exe" run "$work/scene.ini" --out "$work/out" --time.duration 0.02
   --room.material_z_max carpet > "$work/run.log" 2>&1 || { tail -20 "$work/run.log"; exit 1; }
 PYTHONPATH="$src/postproc" /usr/bin/python3 -m sphreverb_post report "$work/out"
 for name in left right; do
-  PYTHONPATH="$src/postproc" /usr/bin/python3 -m sphreverb_post metrics "$work/out/$name.raw.wav" \
-    --json "$work/$name.metrics.json" > "$work/$name.metrics.txt"
+  PYTHONPATH="$src/postproc" /usr/bin/python3 -m sphreverb_post metrics \
+    "$work/out/$name.raw.wav" --json "$work/$name.metrics.json" > "$work/$name.metrics.txt"
 done
 PYTHONPATH="$src/postproc" /usr/bin/python3 - "$work/out/report.html" "$work" <<'PY'
 import base64, json, re, sys
@@ -50,7 +50,8 @@ for name in ("left", "right"):
     for _, band, key, valid, value in mine:
         want = m[band][key]
         assert valid == str(int(m[band]["valid"][key])), (name, band, key, valid)
-        assert (value == "" and want is None) or float(value) == want, (name, band, key, value, want)
+        assert (value == "" and want is None) or float(value) == want, \
+            (name, band, key, value, want)
     print(f"report_run: {name}: {len(mine)} table cells equal `metrics` on {name}.raw.wav")
 assert "high-passed them at 20 Hz" in page, "the page does not state the solver's high-pass"
 print(f"report_run: ok, {len(imgs)} figures, tables {tables}")
