@@ -52,4 +52,6 @@ TEST(Summary, KeysAndFullPrecision) {
   EXPECT_EQ(j["ranks"], 2);
   EXPECT_EQ(j["scene"], scene.text);
   EXPECT_TRUE(j.contains("derived") && j["derived"].contains("dt_s"));
+  // The output high-pass applied to the records (the run report states it).
+  EXPECT_EQ(j["derived"]["highpass_Hz"].get<double>(), scene.output.highpass);
 }
