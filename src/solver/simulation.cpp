@@ -101,6 +101,8 @@ void Simulation::balance_by_cost() {
     if (same) break;
     slabs_ = cut;
     p_ = Particles{};
+    neighbours_ = NeighbourList{};  // freed before the next build: no two sets of lists at once
+    tethers_.clear();
     fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                  scene_.fluid.rest_density);
     rebuild();
