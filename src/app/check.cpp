@@ -18,7 +18,7 @@ int check_command(const Command& cmd, MPI_Comm comm) {
     const Decomposition dec = Decomposition::of(scene);
     const int ranks = cmd.ranks > 0 ? cmd.ranks : detail::size_of(comm);
     if (rank == 0)
-      std::cout << app::describe(scene, dec, ranks)
+      std::cout << app::describe(scene, dec, ranks) << app::surfaces_report(scene)
                 << cost_report(scene, estimate_cost(scene, dec, ranks));
     if (ranks > dec.max_ranks) {
       if (rank == 0)

@@ -1,5 +1,7 @@
 #include "sphreverb/core/timing.hpp"
 
+#include <time.h>
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -22,6 +24,12 @@ std::size_t status_bytes(const std::string& key) {
   return 0;
 }
 }  // namespace
+
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 std::size_t peak_resident_bytes() { return status_bytes("VmHWM"); }
 std::size_t resident_bytes() { return status_bytes("VmRSS"); }

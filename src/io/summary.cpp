@@ -1,5 +1,6 @@
 #include "sphreverb/io/summary.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <numbers>
@@ -23,6 +24,28 @@ Json phases(const RunFacts& f) {
         {"max_seconds", f.phase_max[k]},
         {"fraction", f.wall_seconds > 0 ? f.phase_mean[k] / f.wall_seconds : 0.0}};
   return j;
+}
+
+// Stage 2's load per rank: compute seconds (wall and CPU time), the fraction of the stage each
+// rank waited for the slowest one ((max - own) / wall), and imbalance = max / mean - 1 (of the
+// wall and of the CPU times: the CPU one does not see other processes on the machine).
+Json balance(const RunFacts& f) {
+  const auto& busy = f.busy_seconds_per_rank;
+  Json waiting = Json::array();
+  double slowest = 0.0, mean = 0.0;
+  for (double b : busy) slowest = std::max(slowest, b), mean += b;
+  mean = busy.empty() ? 0.0 : mean / static_cast<double>(busy.size());
+  for (double b : busy)
+    waiting.push_back(f.wall_seconds > 0 ? (slowest - b) / f.wall_seconds : 0.0);
+  const auto& cpu = f.busy_cpu_seconds_per_rank;
+  double cpu_max = 0.0, cpu_mean = 0.0;
+  for (double c : cpu) cpu_max = std::max(cpu_max, c), cpu_mean += c;
+  cpu_mean = cpu.empty() ? 0.0 : cpu_mean / static_cast<double>(cpu.size());
+  return {{"busy_seconds_per_rank", busy},
+          {"busy_cpu_seconds_per_rank", cpu},
+          {"cpu_imbalance", cpu_mean > 0 ? cpu_max / cpu_mean - 1.0 : 0.0},
+          {"waiting_fraction_per_rank", waiting},
+          {"imbalance", mean > 0 ? slowest / mean - 1.0 : 0.0}};
 }
 
 Json derived(const Scene& s) {
@@ -94,6 +117,7 @@ std::string summary_json(const Scene& s, const RunFacts& f) {
   j["rebuilds"] = f.rebuilds;
   j["total_wall_seconds"] = f.total_wall_seconds;
   j["phases"] = phases(f);  // stage 2, seconds per rank (mean and max over ranks)
+  j["balance"] = balance(f);
   j["memory"] = {{"peak_bytes_total", f.peak_bytes_total},
                  {"peak_bytes_max_rank", f.peak_bytes_max_rank},
                  {"baseline_bytes_total", f.baseline_bytes_total},

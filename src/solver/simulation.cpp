@@ -1,5 +1,4 @@
 #include "sphreverb/solver/simulation.hpp"
-#include "sphreverb/solver/assembly.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +9,9 @@
 #include "sphreverb/parallel/energy.hpp"
 #include "sphreverb/physics/integrator.hpp"
 #include "sphreverb/physics/kernel.hpp"
+#include "sphreverb/solver/assembly.hpp"
 #include "sphreverb/solver/plane_counts.hpp"
+#include "sphreverb/solver/slab_cost.hpp"
 
 namespace sphreverb {
 
@@ -73,6 +74,46 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
   fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                scene_.fluid.rest_density);
   rebuild();
+  if (size_ > 1) balance_by_cost();
+}
+
+// Collective. The count-balanced cuts give every rank the same number of particles, but not the
+// same work: particles near walls, objects and slab faces have explicit neighbour lists, tethers
+// or mirror images (slab_cost.hpp). Measures the work per plane of the particles as built, cuts
+// the slabs by it and refills; twice, since the slab faces' own cost moves with the cuts. The
+// result depends only on the scene and the rank count (integer sums), so every rank, and a
+// restart on the same rank count, cuts the same slabs; the physics does not depend on them.
+void Simulation::balance_by_cost() {
+  const Derived& d = scene_.derived;
+  const Decomposition& dec = decomposition_;
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::vector<std::int64_t> cost =
+        plane_costs(p_, neighbours_, tethers_, lattice_, dec.axis, kCostWeights, comm_);
+    Slabs cut;
+    try {
+      cut = Slabs::balanced(dec.axis, dec.plane_pos, cost, scene_.fluid.fill_min[dec.axis],
+                            scene_.fluid.fill_max[dec.axis], size_, d.halo_width);
+    } catch (const DecompositionError&) {
+      break;  // too thin to move the cuts: keep the count-balanced slabs (the same on all ranks)
+    }
+    bool same = true;
+    for (int r = 0; r < size_; ++r) same = same && cut.hi(r) == slabs_.hi(r);
+    if (same) break;
+    slabs_ = cut;
+    p_ = Particles{};
+    neighbours_ = NeighbourList{};  // freed before the next build: no two sets of lists at once
+    tethers_.clear();
+    fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
+                 scene_.fluid.rest_density);
+    rebuild();
+  }
+  rebuilds_ = 1;  // the construction's rebuild, whatever the passes took
+  if (rank_ == 0) {
+    std::ostringstream cuts;
+    for (int r = 1; r < size_; ++r) cuts << (r > 1 ? ", " : "") << slabs_.lo(r);
+    logger("sim")->info("slabs balanced by work (slab_cost.hpp): cuts along {} at {} m",
+                        "xyz"[dec.axis], cuts.str());
+  }
 }
 
 // Rebuild (collective): drop copies, migrate, sort by cell, new halo plan, ghosts, neighbour

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ParaView opens what a run writes: each checkpoint's .xmf, checkpoints.xmf (its time steps are
-# the checkpoints' times), float32 snapshots and snapshots.xmf, each through ParaView's own
+# the checkpoints' times), float32 snapshots and snapshots.xmf, the surfaces (geometry.xmf), each through ParaView's own
 # reader in its own process (pv_check.py); `python3 -m sphreverb_post render` makes a PNG of a
 # mid-plane slice.
 #   paraview.sh SPHREVERB SOURCE_DIR WORK_DIR
@@ -28,6 +28,8 @@ for x in "$work"/run/checkpoints/step_*.xmf; do /usr/bin/python3 "$here/pv_check
   "$(times "$work/run/checkpoints" step_ "$dt")"
 /usr/bin/python3 "$here/pv_check.py" "$work/run/snapshots/snapshots.xmf" "$n" pressure,rank \
   "$(times "$work/run/snapshots" snap_ "$dt")"
+# The room's surfaces, written once per run: the six faces of the (rigid) box as 12 triangles.
+/usr/bin/python3 "$here/pv_surface_check.py" "$work/run/geometry.xmf" 12 rigid
 [[ $(ls "$work"/run/checkpoints/step_*.h5 | wc -l) == 4 && $(ls "$work"/run/snapshots/snap_*.h5 | wc -l) == 4 ]] ||
   { echo "FAIL: expected 4 checkpoints and 4 snapshots"; exit 1; }
 # render NAME ARGS...: the render subcommand, its output in WORK/NAME.log. xvfb-run -a can lose a

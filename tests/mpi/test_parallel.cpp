@@ -172,6 +172,33 @@ size = 0.1 0.06
   expect_same_as_one_rank(s);
 }
 
+TEST(Parallel, SlabsCutByWorkAgreeOnEveryRank) {
+  // Force walls and a plate in the x > 0.2 m part: with several ranks the cuts are balanced by
+  // the work per plane (slab_cost.hpp); every rank must hold the same cuts, and every particle
+  // one owner.
+  const Scene s = parse_scene(box_scene(R"(
+[material.soft]
+stiffness = 2e9
+damping = 100
+[boundary.plate]
+shape = rectangle
+center = 0.2 0.09 0.075
+normal = 1 0 0
+size = 0.1 0.06
+)"),
+                              "box.ini", {{"room.material", "soft"}});
+  Simulation sim(s, MPI_COMM_WORLD);
+  const int size = world_size();
+  std::vector<double> mine(static_cast<std::size_t>(size)), first(mine.size());
+  for (int r = 0; r < size; ++r) mine[static_cast<std::size_t>(r)] = sim.slabs().hi(r);
+  first = mine;
+  MPI_Bcast(first.data(), size, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  EXPECT_EQ(mine, first) << "the ranks disagree on the cuts";
+  std::int64_t owned = 0;
+  for (std::int64_t n : sim.particles_per_rank()) owned += n;
+  EXPECT_EQ(owned, sim.global_particles());
+}
+
 TEST(Parallel, EveryLatticeParticleIsOwnedExactlyOnceAfterRebuilds) {
   // A tiny skin and a large deflection: several rebuilds (migrate, new halo plan) during the run.
   const Scene s =

@@ -25,15 +25,29 @@ enum class Phase : std::size_t {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(Phase::Count)> kPhaseNames =
     {"neighbours", "forces", "density", "integration", "halo", "ghosts", "receivers", "emitter"};
 
+// The phases in which a rank computes on its own particles without waiting for another rank:
+// their sum per rank is the rank's load (the other phases also hold the time it waits for the
+// slowest rank: the halo refresh, the rebuild check's reduction, the receivers' reduction, the
+// emitter's broadcast).
+inline constexpr std::array<Phase, 4> kBusyPhases = {Phase::Forces, Phase::Density,
+                                                     Phase::Integration, Phase::Ghosts};
+
+// CPU time of the calling thread, s (CLOCK_THREAD_CPUTIME_ID): unlike wall time, it does not
+// grow while other processes hold the core.
+double thread_cpu_seconds();
+
 class PhaseTimes {
  public:
   using Clock = std::chrono::steady_clock;
-  // Starts timing; the next lap(phase) charges the time since then to `phase`.
-  void start() { last_ = Clock::now(); }
+  // Starts timing; the next lap(phase) charges the time since then to `phase` (wall time, and
+  // the thread's CPU time for the busy phases).
+  void start() { last_ = Clock::now(), last_cpu_ = thread_cpu_seconds(); }
   void lap(Phase phase) {
     const Clock::time_point now = Clock::now();
+    const double cpu = thread_cpu_seconds();
     seconds_[static_cast<std::size_t>(phase)] += std::chrono::duration<double>(now - last_).count();
-    last_ = now;
+    cpu_seconds_[static_cast<std::size_t>(phase)] += cpu - last_cpu_;
+    last_ = now, last_cpu_ = cpu;
   }
   double seconds(Phase phase) const { return seconds_[static_cast<std::size_t>(phase)]; }
   double total() const {
@@ -41,12 +55,25 @@ class PhaseTimes {
     for (double s : seconds_) t += s;
     return t;
   }
-  void reset() { seconds_.fill(0.0); }
+  // Sum over kBusyPhases, s of wall time; busy_cpu(): of CPU time (the rank's load, whatever
+  // else the machine runs: what balancing the slabs evens out).
+  double busy() const {
+    double t = 0.0;
+    for (Phase p : kBusyPhases) t += seconds(p);
+    return t;
+  }
+  double busy_cpu() const {
+    double t = 0.0;
+    for (Phase p : kBusyPhases) t += cpu_seconds_[static_cast<std::size_t>(p)];
+    return t;
+  }
+  void reset() { seconds_.fill(0.0), cpu_seconds_.fill(0.0); }
   const std::array<double, static_cast<std::size_t>(Phase::Count)>& all() const { return seconds_; }
 
  private:
-  std::array<double, static_cast<std::size_t>(Phase::Count)> seconds_{};
+  std::array<double, static_cast<std::size_t>(Phase::Count)> seconds_{}, cpu_seconds_{};
   Clock::time_point last_;
+  double last_cpu_ = 0.0;
 };
 
 // Peak resident memory of this process (VmHWM) and current resident memory (VmRSS), in bytes,

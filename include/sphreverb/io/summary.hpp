@@ -26,6 +26,10 @@ struct RunFacts {
   std::int64_t rebuilds = 0;
   // Stage 2 phase times, s per rank: mean and max over ranks (kPhaseNames order).
   std::array<double, static_cast<std::size_t>(Phase::Count)> phase_mean{}, phase_max{};
+  // Stage 2 compute time of each rank (busy_phases(), timing.hpp), s: a rank waits for the
+  // slowest one in the halo refresh and the reductions for (max - its own) per run.
+  std::vector<double> busy_seconds_per_rank;
+  std::vector<double> busy_cpu_seconds_per_rank;  // the same in CPU time (PhaseTimes::busy_cpu)
   double peak_bytes_total = 0.0, peak_bytes_max_rank = 0.0, baseline_bytes_total = 0.0;
   double bytes_per_particle = 0.0;
   std::int64_t stage1_steps = 0;

@@ -10,6 +10,7 @@
 #include "sphreverb/physics/dispersion.hpp"
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/solver/cost.hpp"
+#include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb::app {
 
@@ -66,6 +67,50 @@ std::string checkpoints_line(const Scene& s, const Decomposition& dec) {
 }
 
 }  // namespace
+
+std::string surfaces_report(const Scene& s) {
+  std::ostringstream o;
+  o.precision(4);
+  const std::vector<SceneSurface> surfaces = scene_surfaces(s);
+  o << "  surfaces             " << surfaces.size() << " (area of one side; plates count twice)\n";
+  for (const SceneSurface& f : surfaces) {
+    o << "    " << f.name << std::string(f.name.size() < 22 ? 22 - f.name.size() : 1, ' ') << f.area
+      << " m^2";
+    if (f.sides == 2) o << " x 2";
+    o << "  " << f.material << "\n";
+  }
+  bool known = false;
+  const Reverberation r = scene_reverberation(s, known);
+  o << "  air volume           " << air_volume(s) << " m^3\n";
+  if (!known) {
+    o << "  reverberation        not estimated: a material is given by stiffness and damping, "
+         "not by its absorption\n";
+    return o.str();
+  }
+  const auto row = [&](const char* label, const std::array<double, 6>& v, int digits) {
+    o << label;
+    for (double x : v) {
+      std::ostringstream cell;
+      cell.precision(digits);
+      if (std::isinf(x))
+        cell << "inf";
+      else
+        cell << std::fixed << x;
+      o << " " << std::string(cell.str().size() < 7 ? 7 - cell.str().size() : 0, ' ') << cell.str();
+    }
+    o << "\n";
+  };
+  std::array<double, 6> bands{};
+  for (std::size_t b = 0; b < bands.size(); ++b) bands[b] = kOctaveBands[b];
+  o << "  diffuse field        surface " << r.area << " m^2, c = " << s.fluid.sound_speed
+    << " m/s, no air absorption; octaves above f_max = " << s.derived.f_max
+    << " Hz are beyond the resolution\n";
+  row("    octave (Hz)      ", bands, 0);
+  row("    mean alpha random", r.mean_alpha, 3);
+  row("    Sabine T60 (s)   ", r.sabine, 3);
+  row("    Eyring T60 (s)   ", r.eyring, 3);
+  return o.str();
+}
 
 double checkpoint_bytes(const Scene& s, std::int64_t particles, std::int64_t acoustic_steps,
                         double input_samples_left) {

@@ -14,6 +14,10 @@ std::string describe(const Scene& scene, const Decomposition& dec, int ranks);
 
 // Bytes of one checkpoint file at stage-2 step `acoustic_steps` (closed-form: the particle
 // datasets, the receivers' records so far, the input still to play, plus kCheckpointOverhead).
+// The surfaces (name, material, area), the air volume, and the diffuse-field reverberation
+// times per octave (surfaces.hpp, reverberation.hpp); lines ending in '\n'.
+std::string surfaces_report(const Scene& scene);
+
 double checkpoint_bytes(const Scene& scene, std::int64_t particles, std::int64_t acoustic_steps,
                         double input_samples_left);
 

@@ -1,5 +1,6 @@
 #include "app/detail/run_loop.hpp"
 
+#include <algorithm>
 #include <array>
 #include <iomanip>
 #include <sstream>
@@ -14,7 +15,9 @@
 #include "sphreverb/io/checkpoint.hpp"
 #include "sphreverb/io/output.hpp"
 #include "sphreverb/io/summary.hpp"
+#include "sphreverb/io/surface_file.hpp"
 #include "sphreverb/parallel/collective.hpp"
+#include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb::app {
 
@@ -38,6 +41,12 @@ void measure_costs(const Simulation& sim, double baseline, MPI_Comm comm, io::Ru
   MPI_Allreduce(mine.data(), f.phase_max.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_MAX,
                 comm);
   for (double& m : f.phase_mean) m /= size_of(comm);
+  const double busy = sim.timings().busy();
+  f.busy_seconds_per_rank.assign(static_cast<std::size_t>(size_of(comm)), 0.0);
+  MPI_Allgather(&busy, 1, MPI_DOUBLE, f.busy_seconds_per_rank.data(), 1, MPI_DOUBLE, comm);
+  const double cpu = sim.timings().busy_cpu();
+  f.busy_cpu_seconds_per_rank.assign(f.busy_seconds_per_rank.size(), 0.0);
+  MPI_Allgather(&cpu, 1, MPI_DOUBLE, f.busy_cpu_seconds_per_rank.data(), 1, MPI_DOUBLE, comm);
   double mem[2] = {static_cast<double>(peak_resident_bytes()), baseline};
   MPI_Allreduce(MPI_IN_PLACE, mem, 2, MPI_DOUBLE, MPI_SUM, comm);
   f.peak_bytes_total = mem[0], f.baseline_bytes_total = mem[1];
@@ -58,6 +67,23 @@ void log_costs(const io::RunFacts& f) {
           << (f.wall_seconds > 0 ? 100.0 * f.phase_mean[k] / f.wall_seconds : 0.0) << " %)"
           << std::setprecision(3);
   log->info("stage 2 phases (mean per rank): {}", split.str());
+  if (f.busy_seconds_per_rank.size() > 1) {
+    const auto& busy = f.busy_seconds_per_rank;
+    const double slowest = *std::max_element(busy.begin(), busy.end());
+    const auto& cpu = f.busy_cpu_seconds_per_rank;
+    std::ostringstream b, c, w;
+    b.precision(3), c.precision(3), w.precision(1);
+    for (std::size_t r = 0; r < busy.size(); ++r) {
+      b << (r ? " / " : "") << std::fixed << busy[r];
+      c << (r ? " / " : "") << std::fixed << cpu[r];
+      w << (r ? " / " : "") << std::fixed
+        << (f.wall_seconds > 0 ? 100.0 * (slowest - busy[r]) / f.wall_seconds : 0.0);
+    }
+    log->info(
+        "stage 2 balance: computing {} s per rank (forces, density, integration, ghosts; "
+        "CPU time {} s); waiting for the slowest rank {} % of the stage",
+        b.str(), c.str(), w.str());
+  }
   log->info(
       "peak memory: {:.1f} MiB on the largest rank, {:.0f} bytes per particle above "
       "the start-up baseline",
@@ -122,6 +148,7 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
     std::istringstream lines(describe(scene, sim.decomposition(), size_of(comm)));
     for (std::string line; std::getline(lines, line);) log->info("{}", line);
   }
+  on_root(comm, [&] { io::write_surface_file(dir.path(), scene_surface_mesh(scene)); });
   Checkpointer ckpt(scene, dir, sim, input, comm);
   sim.on_step([&] { ckpt.after_step(); });
   sim.on_stop_probe(stop_signal);
