@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "app/detail/input.hpp"
 #include "app/detail/run_loop.hpp"
 #include "parallel/detail/mpi.hpp"
 #include "sphreverb/app/app.hpp"
@@ -12,6 +13,7 @@
 #include "sphreverb/core/timing.hpp"
 #include "sphreverb/core/version.hpp"
 #include "sphreverb/io/checkpoint.hpp"
+#include "sphreverb/parallel/collective.hpp"
 
 namespace sphreverb {
 
@@ -72,6 +74,9 @@ int restart_command(const Command& cmd, MPI_Comm comm) {
           cmd.scene, ckpt.program_version, SPHREVERB_VERSION);
     code = kExitRunFailed;
     Signal input = std::move(ckpt.input);
+    std::vector<Signal> source_inputs;  // read again (the checkpoint holds their progress)
+    on_root<SignalError>(comm, [&] { source_inputs = app::load_source_inputs(scene); });
+    sim.set_source_inputs(std::move(source_inputs));
     sim.import_state(std::move(ckpt.state));
     return app::continue_run(scene, dir, sim, input, comm, start, baseline);
   } catch (...) {

@@ -26,10 +26,15 @@ int run_command(const Command& cmd, MPI_Comm comm) {
     // Every input first: a refused input leaves an earlier run's results alone.
     const Scene scene = load_scene(cmd.scene, cmd.overrides);
     Signal input;
-    on_root<SignalError>(comm, [&] { input = app::load_input(scene); });
+    std::vector<Signal> source_inputs;
+    on_root<SignalError>(comm, [&] {
+      input = app::load_input(scene);
+      source_inputs = app::load_source_inputs(scene);
+    });
     refuse_if_out_of_memory(scene, Decomposition::of(scene), comm);  // DecompositionError
     const double baseline = static_cast<double>(resident_bytes());
     Simulation sim(scene, comm);  // DecompositionError: bad input
+    sim.set_source_inputs(std::move(source_inputs));
 
     const io::RunDir dir(cmd.out.empty() ? scene.output.dir : cmd.out);
     const io::RunDirLock lock =

@@ -196,12 +196,56 @@ void warn_free_emitter(Scene& s) {
       "(docs/scene-reference.md)");
 }
 
+// A path (keyframes of [SECTION] path): every keyframe, and the path sampled at 64 points per
+// segment, in the air and at least dx/2 from every [boundary.NAME] surface; the speed at most
+// kMaxPathMach c. Each error names the keyframe (or the segment starting at it).
+void check_path(const Reader& r, const Scene& s, const std::string& section,
+                const std::vector<Keyframe>& keys, PathInterpolation interpolation) {
+  if (keys.size() < 2) return;
+  const double margin = 0.5 * s.fluid.spacing;
+  const Path path(keys, interpolation);
+  const auto where = [&](std::size_t k) { return "keyframe " + std::to_string(k + 1); };
+  const auto check_point = [&](const Vec3& p, const std::string& what) {
+    for (int a = 0; a < 3; ++a)
+      if (!(p[a] - s.fluid.fill_min[a] >= margin && s.fluid.fill_max[a] - p[a] >= margin))
+        r.fail(section, "path",
+               what + " at (" + format_vec(p) + ") m leaves the air: the fill box [" +
+                   format_vec(s.fluid.fill_min) + "] .. [" + format_vec(s.fluid.fill_max) +
+                   "] m less dx/2 = " + format_number(margin) + " m");
+    for (const auto& b : s.boundaries)
+      if (distance_to_surface(b, p) < margin)
+        r.fail(section, "path",
+               what + " at (" + format_vec(p) + ") m crosses [boundary." + b.name +
+                   "] (closer than dx/2 = " + format_number(margin) + " m to its surface)");
+  };
+  for (std::size_t k = 0; k < keys.size(); ++k) check_point(keys[k].x, where(k));
+  for (std::size_t k = 0; k + 1 < keys.size(); ++k)
+    for (int i = 1; i < 64; ++i) {
+      const double t = keys[k].t + (keys[k + 1].t - keys[k].t) * i / 64.0;
+      check_point(path.position(t), "the segment from " + where(k));
+    }
+  int segment = 0;
+  const double v = path.max_speed(&segment), limit = kMaxPathMach * s.fluid.sound_speed;
+  if (v > limit)
+    r.fail(section, "path",
+           "the segment from " + where(static_cast<std::size_t>(segment)) + " moves at " +
+               format_number(v) + " m/s, above the limit " + format_number(kMaxPathMach) +
+               " c = " + format_number(limit) + " m/s");
+}
+
 }  // namespace
 
 void check_geometry(const Reader& r, Scene& s) {
   for (const auto& rec : s.receivers)
     check_in_air(r, s, "receiver." + rec.name, "position", rec.position);
   check_in_air(r, s, "emitter", "center", s.emitter.center);
+  for (const auto& rec : s.receivers)
+    check_path(r, s, "receiver." + rec.name, rec.path, rec.interpolation);
+  for (const auto& src : s.sources) {
+    if (src.path.size() == 1)
+      check_in_air(r, s, "emitter." + src.name, "position", src.path.front().x);
+    check_path(r, s, "emitter." + src.name, src.path, src.interpolation);
+  }
   check_receivers_off_surfaces(r, s);
   check_emitter_fits(r, s);
   check_emitter_uncut(r, s);

@@ -4,8 +4,10 @@
 #include "sphreverb/config/scene.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <system_error>
 
 #include "detail/passes.hpp"
@@ -244,6 +246,27 @@ void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
   }
 }
 
+// A built-in input name, or a WAV path made absolute (relative to the scene file) and checked to
+// be a readable file. Returns true for a built-in.
+bool resolve_input(const Reader& r, const std::string& sec, std::string& input) {
+  if (input == "impulse" || input == "sweep") return true;
+  fs::path wav(input);
+  if (wav.is_relative()) wav = fs::path(r.path()).parent_path() / wav;
+  std::error_code ec;
+  const bool regular = fs::is_regular_file(wav, ec);
+  if (!fs::exists(wav, ec)) {
+    r.fail(sec, "input",
+           "WAV file '" + wav.string() +
+               "' does not exist (relative paths are resolved "
+               "against the scene file's directory; built-in inputs: impulse, sweep)");
+  }
+  if (!regular || !std::ifstream(wav, std::ios::binary)) {
+    r.fail(sec, "input", "WAV file '" + wav.string() + "' is not a readable file");
+  }
+  input = wav.string();
+  return false;
+}
+
 void read_emitter(const Reader& r, EmitterSpec& e) {
   if (r.section("emitter") == nullptr) {
     throw SceneError(r.path() + ": no [emitter] section (required: input, center)");
@@ -262,23 +285,69 @@ void read_emitter(const Reader& r, EmitterSpec& e) {
   if (e.drive == Drive::Acceleration && !r.has("emitter", "deflection"))
     e.deflection = EmitterSpec::kAccelerationDeflection;
   r.get("emitter", "material", e.material);
+  r.get("emitter", "gain", e.gain);
+  e.builtin = resolve_input(r, "emitter", e.input);
+}
 
-  e.builtin = e.input == "impulse" || e.input == "sweep";
-  if (!e.builtin) {
-    fs::path wav(e.input);
-    if (wav.is_relative()) wav = fs::path(r.path()).parent_path() / wav;
-    std::error_code ec;
-    const bool regular = fs::is_regular_file(wav, ec);
-    if (!fs::exists(wav, ec)) {
-      r.fail("emitter", "input",
-             "WAV file '" + wav.string() +
-                 "' does not exist (relative paths are resolved "
-                 "against the scene file's directory; built-in inputs: impulse, sweep)");
+// "t x y z; t x y z; ...": keyframes with strictly increasing times >= 0 (s) and positions (m).
+// Where they lie (in the air, off the surfaces) and how fast they move is checked with the
+// geometry (checks.cpp).
+std::vector<Keyframe> read_path(const Reader& r, const std::string& sec) {
+  std::vector<Keyframe> keys;
+  std::string text;
+  r.get(sec, "path", text);
+  if (text.empty()) return keys;
+  std::istringstream groups(text);
+  std::string group;
+  const Range any{-HUGE_VAL, HUGE_VAL, true, true, ""};
+  while (std::getline(groups, group, ';')) {
+    const std::string where = "keyframe " + std::to_string(keys.size() + 1);
+    std::istringstream words(group);
+    std::vector<std::string> w;
+    for (std::string x; words >> x;) w.push_back(x);
+    if (w.empty() && keys.size() > 0 && groups.eof()) break;  // a trailing ';'
+    if (w.size() != 4)
+      r.fail(sec, "path",
+             where + " '" + std::string(config_detail::trim(group)) +
+                 "': needs 4 numbers 't x y z' (s, m), keyframes separated by ';'");
+    Keyframe k;
+    k.t = r.to_real(sec, "path", w[0], any);
+    for (int a = 0; a < 3; ++a) k.x[a] = r.to_real(sec, "path", w[1 + a], any);
+    if (k.t < 0.0) r.fail(sec, "path", where + ": time " + w[0] + " s is negative");
+    if (!keys.empty() && !(k.t > keys.back().t))
+      r.fail(sec, "path",
+             where + ": time " + w[0] + " s is not after keyframe " + std::to_string(keys.size()) +
+                 "'s " + format_number(keys.back().t) + " s (times must increase)");
+    keys.push_back(k);
+  }
+  if (keys.empty()) r.fail(sec, "path", "no keyframe ('t x y z; t x y z; ...')");
+  return keys;
+}
+
+void read_sources(const Reader& r, std::vector<SourceSpec>& sources) {
+  sources.clear();
+  for (const IniSection* s : r.sections_of("emitter")) {
+    SourceSpec src;
+    const std::string& sec = s->name;
+    src.name = sec.substr(sec.find('.') + 1);
+    r.get_enum(sec, "type", src.type, source_type_names());
+    r.get(sec, "input", src.input);
+    src.builtin = resolve_input(r, sec, src.input);
+    r.get(sec, "gain", src.gain);
+    r.get(sec, "level", src.level);
+    r.get(sec, "width", src.width);
+    r.get(sec, "highpass", src.highpass);
+    r.get_enum(sec, "interpolation", src.interpolation, interpolation_names());
+    src.path = read_path(r, sec);
+    if (src.path.empty()) {
+      r.require(sec, "position", "x y z, m; or a path");
+      Keyframe k;
+      r.get(sec, "position", k.x);
+      src.path.push_back(k);
+    } else if (r.has(sec, "position")) {
+      r.fail(sec, "position", "give position or path, not both");
     }
-    if (!regular || !std::ifstream(wav, std::ios::binary)) {
-      r.fail("emitter", "input", "WAV file '" + wav.string() + "' is not a readable file");
-    }
-    e.input = wav.string();
+    sources.push_back(src);
   }
 }
 
@@ -287,11 +356,23 @@ void read_receivers(const Reader& r, std::vector<ReceiverSpec>& receivers) {
   for (const IniSection* s : r.sections_of("receiver")) {
     ReceiverSpec rec;
     rec.name = s->name.substr(s->name.find('.') + 1);
-    r.require(s->name, "position", "x y z, m");
-    r.get(s->name, "position", rec.position);
+    r.get_enum(s->name, "interpolation", rec.interpolation, interpolation_names());
+    rec.path = read_path(r, s->name);
+    if (rec.path.empty()) {
+      r.require(s->name, "position", "x y z, m; or a path");
+      r.get(s->name, "position", rec.position);
+    } else {
+      rec.position = rec.path.front().x;
+      Vec3 given = rec.position;
+      r.get(s->name, "position", given);
+      if (!(given == rec.position))
+        r.fail(s->name, "position", "differs from the path's first keyframe");
+    }
     r.get(s->name, "group", rec.group);
     r.get_enum(s->name, "type", rec.type, receiver_type_names());
     r.get(s->name, "binaural", rec.binaural);
+    if (rec.path.size() > 1 && rec.type != ReceiverType::Omni)
+      r.fail(s->name, "path", "a moving receiver must be of type omni");
     if (rec.binaural && rec.type != ReceiverType::Ambisonic)
       r.fail(s->name, "binaural", "needs type = ambisonic (the decode starts from B-format)");
     if (!rec.group.empty() && !std::all_of(rec.group.begin(), rec.group.end(), is_name_char))
@@ -378,6 +459,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
   read_materials(r, s.materials);
   read_boundaries(r, s.boundaries);
   read_emitter(r, s.emitter);
+  read_sources(r, s.sources);
   read_receivers(r, s.receivers);
   read_output(r, s.output);
   // The output high-pass runs at the output rate, below the anti-alias cut-off (0.45 rate).
@@ -413,6 +495,8 @@ const char* to_string(ShapeKind k) { return name_of(shape_names(), k); }
 const char* to_string(Drive k) { return name_of(drive_names(), k); }
 const char* to_string(GradientCorrection k) { return name_of(gradient_names(), k); }
 const char* to_string(RoomWalls k) { return name_of(room_wall_names(), k); }
+const char* to_string(SourceType k) { return name_of(source_type_names(), k); }
+const char* to_string(PathInterpolation k) { return name_of(interpolation_names(), k); }
 std::string room_face_key(int face) {
   static const char* const kKeys[6] = {"material_x_min", "material_x_max", "material_y_min",
                                        "material_y_max", "material_z_min", "material_z_max"};

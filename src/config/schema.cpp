@@ -53,6 +53,15 @@ const Names<ReceiverType>& receiver_type_names() {
                                         {"ambisonic", ReceiverType::Ambisonic}};
   return n;
 }
+const Names<SourceType>& source_type_names() {
+  static const Names<SourceType> n = {{"monopole", SourceType::Monopole}};
+  return n;
+}
+const Names<PathInterpolation>& interpolation_names() {
+  static const Names<PathInterpolation> n = {{"linear", PathInterpolation::Linear},
+                                             {"smooth", PathInterpolation::Smooth}};
+  return n;
+}
 const Names<Drive>& drive_names() {
   static const Names<Drive> n = {{"displacement", Drive::Displacement},
                                  {"velocity", Drive::Velocity},
@@ -260,9 +269,42 @@ std::vector<KeySpec> make_schema() {
                      "returns to rest); 0 = plain double integration"));
   k.push_back(
       text("emitter", "material", "rigid", "", "Wall material of the disc: " + kMaterialRef));
+  k.push_back(number("emitter", "gain", closed(0, 1000), "1",
+                     "The input is scaled by it (0: the disc stays as a silent rigid surface)"));
+  // [emitter.NAME]
+  const std::string src = "emitter.NAME";
+  k.push_back(choice(src, "type", words_of(source_type_names()), "monopole",
+                     "monopole: a point source in the air, a Gaussian-weighted mass source in the "
+                     "continuity equation (docs/theory/emitter-receivers.md)"));
+  KeySpec src_input = input;
+  src_input.section = src;
+  src_input.default_value = "impulse";
+  src_input.default_note.clear();
+  src_input.doc = "The source's own signal: impulse, sweep or a WAV path (relative to the scene)";
+  k.push_back(src_input);
+  k.push_back(
+      note(vector(src, "position", "m", "", "", "Where the source is, in the air (a fixed source)"),
+           "required unless path is given"));
+  KeySpec path = text(src, "path", "", "none",
+                      "Keyframes 't x y z; t x y z; ...' (s of stage 2, m): a moving source; "
+                      "times increasing, inside the fill box, speed at most 0.3 c");
+  k.push_back(path);
+  k.push_back(choice(src, "interpolation", words_of(interpolation_names()), "linear",
+                     "Between keyframes: linear, or smooth (cubic Hermite, Catmull-Rom "
+                     "tangents, at rest at both ends)"));
+  k.push_back(number(src, "gain", closed(0, 1000), "1", "The input is scaled by it"));
+  k.push_back(number(src, "level", open_closed(0, 1e5, "Pa"), "1",
+                     "Free-field pressure at 1 m for a unit input sample (below f_max)"));
+  k.push_back(number(src, "width", closed(1, 5), "1.5",
+                     "Standard deviation of the Gaussian source distribution in lattice "
+                     "spacings (>= 1.5 keeps the lattice's short-wave branch quiet)"));
+  k.push_back(number(src, "highpass", open_closed(0, 1000, "Hz"), "20",
+                     "Corner of the volume velocity's 2nd-order high-pass (no net mass is "
+                     "injected)"));
   // [receiver.NAME]
-  k.push_back(required(vector("receiver.NAME", "position", "m", "", "",
-                              "Measurement point, in the air; writes NAME.wav and NAME.raw.wav")));
+  k.push_back(note(vector("receiver.NAME", "position", "m", "", "",
+                          "Measurement point, in the air; writes NAME.wav and NAME.raw.wav"),
+                   "required unless path is given"));
   k.push_back(text("receiver.NAME", "group", "", "none",
                    "Receivers sharing a group also go into GROUP.wav, one channel each in file "
                    "order (letters, digits, '_', '-'; not a receiver's name)"));
@@ -272,6 +314,14 @@ std::vector<KeySpec> make_schema() {
   k.push_back(boolean("receiver.NAME", "binaural", "false",
                       "ambisonic only: also NAME.binaural.wav, the B-format decoded to 8 virtual "
                       "loudspeakers and rendered through [output] hrtf"));
+  KeySpec rpath = path;
+  rpath.section = "receiver.NAME";
+  rpath.doc =
+      "Keyframes 't x y z; t x y z; ...' (s of stage 2, m): a moving receiver (omni only; "
+      "position is then optional and must equal the first keyframe)";
+  k.push_back(rpath);
+  k.push_back(choice("receiver.NAME", "interpolation", words_of(interpolation_names()), "linear",
+                     "Between keyframes: linear, or smooth (as [emitter.NAME] interpolation)"));
   // [output]
   KeySpec dir = text("output", "dir", "out", "",
                      "Output directory, relative to the working directory (--out DIR overrides "
@@ -326,14 +376,17 @@ std::vector<SectionSpec> make_sections() {
        "A rectangle, disc or cylindrical surface; a key of another shape is an error.",
        {}},
       {"emitter", false, "Required: the loudspeaker, a disc moving along its normal.", {}},
+      {"emitter",
+       true,
+       "Optional, any number: more sources, each with its own input and gain; a monopole point "
+       "source in the air, fixed or moving along a path.",
+       {}},
       {"receiver", true, "At least one: the microphones.", {}},
       {"output", false, "Files written by a run.", {}},
   };
-  for (const auto& row : scene_schema()) {
-    const std::string type = row.section.substr(0, row.section.find('.'));
+  for (const auto& row : scene_schema())
     for (auto& sec : s)
-      if (sec.name == type) sec.keys.push_back(row.key);
-  }
+      if ((sec.named ? sec.name + ".NAME" : sec.name) == row.section) sec.keys.push_back(row.key);
   return s;
 }
 
@@ -417,8 +470,11 @@ const SectionSpec* classify_section(const std::string& name) {
   const std::string prefix = name.substr(0, dot);
   for (const auto& t : scene_sections()) {
     if (t.name != prefix) continue;
-    if (!t.named) return dot == std::string::npos ? &t : nullptr;
-    if (dot == std::string::npos) return nullptr;
+    if (!t.named) {
+      if (dot == std::string::npos) return &t;
+      continue;  // [emitter] and [emitter.NAME] share a prefix
+    }
+    if (dot == std::string::npos) continue;
     const std::string tail = name.substr(dot + 1);
     if (tail.empty() || !std::all_of(tail.begin(), tail.end(), is_name_char)) return nullptr;
     return &t;

@@ -349,11 +349,40 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     put_scalar(f, "/emitter/last_acceleration", e.last_acc);
     put_scalar(f, "/emitter/leaky_velocity", e.leaky_v);
 
+    // The sources' drives (rank 0's state) and where sources and receivers are at the last
+    // stage-2 step (their paths at that time: the same on every rank).
+    const double t_last =
+        static_cast<double>(std::max<std::int64_t>(0, state.acoustic_steps - 1)) * dt;
+    const std::uint64_t n_src = scene.sources.size();
+    std::vector<std::string> src_names;
+    std::vector<std::int64_t> src_next(n_src, 0);
+    std::vector<double> src_drive(4 * n_src, 0.0), src_pos;
+    for (std::uint64_t k = 0; k < n_src; ++k) {
+      const SourceSpec& src = scene.sources[k];
+      src_names.push_back(src.name);
+      const Vec3 x = Path(src.path, src.interpolation).position(t_last);
+      src_pos.insert(src_pos.end(), {x.x, x.y, x.z});
+      if (rank == 0 && k < state.sources.size()) {
+        const EmitterDrive::Progress& p = state.sources[k];
+        src_next[k] = p.next;
+        src_drive[4 * k] = p.shift, src_drive[4 * k + 1] = p.speed;
+        src_drive[4 * k + 2] = p.last_acc, src_drive[4 * k + 3] = p.leaky_v;
+      } else if (rank == 0) {
+        src_next[k] = state.acoustic_steps;  // a drive not built yet: at rest
+      }
+    }
+    put_text(f, "/sources/names", join_lines(src_names));
+    put(f, "/sources/next_step", src_next.data(), n_src, 0, rank == 0 ? n_src : 0);
+    put(f, "/sources/drive", src_drive.data(), n_src, 0, rank == 0 ? n_src : 0);
+    put(f, "/sources/position", src_pos.data(), n_src, 0, rank == 0 ? n_src : 0);
+
     std::vector<std::string> names;
     std::vector<double> pos, ref(receivers, 0.0), dens, vel;
     for (const ReceiverSpec& rs : scene.receivers) {
       names.push_back(rs.name);
-      pos.insert(pos.end(), {rs.position.x, rs.position.y, rs.position.z});
+      const Vec3 x =
+          rs.path.empty() ? rs.position : Path(rs.path, rs.interpolation).position(t_last);
+      pos.insert(pos.end(), {x.x, x.y, x.z});
     }
     if (rank == 0) {  // records x receivers: row = record
       dens.assign(receivers * samples, 0.0);
@@ -409,7 +438,8 @@ namespace {
 // Expected row count of a table entry; `receivers` etc. are known once the small datasets that
 // give them were read (0 = not known yet: the shape is checked later).
 struct Extents {
-  std::uint64_t particles = 0, receivers = 0, records = 0, input_left = 0, includes = 0;
+  std::uint64_t particles = 0, receivers = 0, records = 0, input_left = 0, includes = 0,
+                sources = 0;
 };
 std::uint64_t rows_of(const CheckpointDataset& d, const Extents& e) {
   switch (d.rows) {
@@ -425,6 +455,8 @@ std::uint64_t rows_of(const CheckpointDataset& d, const Extents& e) {
       return e.input_left;
     case CkptRows::Includes:
       return e.includes;
+    case CkptRows::Sources:
+      return e.sources;
   }
   return 0;
 }
@@ -570,6 +602,20 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
                            static_cast<std::uint64_t>(input_length)))
     throw H5Error(path + ": /emitter/input starts after samples still to play");
 
+  const std::vector<std::string> source_names = split_lines(f.read_string("/sources/names"));
+  ext.sources = source_names.size();
+  const auto src_next = read_all<std::int64_t>(f, "/sources/next_step", ext);
+  const auto src_drive = read_all<double>(f, "/sources/drive", ext);
+  read_all<double>(f, "/sources/position", ext);
+  for (std::size_t k = 0; k < source_names.size(); ++k) {
+    if (src_next[k] != st.acoustic_steps)
+      throw H5Error(path + ": source " + source_names[k] +
+                    "'s step does not match /run/acoustic_steps");
+    st.sources.push_back({src_next[k], src_drive[4 * k], src_drive[4 * k + 1], src_drive[4 * k + 2],
+                          src_drive[4 * k + 3]});
+  }
+  c.source_names = source_names;
+
   c.receiver_names = split_lines(f.read_string("/receivers/names"));
   ext.receivers = c.receiver_names.size();
   read_all<double>(f, "/receivers/position", ext);
@@ -609,7 +655,9 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
   bcast(c.program_version, comm), bcast(c.scene_text, comm), bcast(c.scene_path, comm);
   bcast(c.scene_hash, comm);
   std::string ov = overrides_text(c.overrides), names = join_lines(c.receiver_names);
-  bcast(ov, comm), bcast(names, comm);
+  std::string src_names = join_lines(c.source_names);
+  bcast(ov, comm), bcast(names, comm), bcast(src_names, comm);
+  c.source_names = split_lines(src_names);
   c.overrides = parse_overrides(ov);
   c.receiver_names = split_lines(names);
   bcast(c.step, comm), bcast(c.particles, comm), bcast(c.time, comm), bcast(c.dt, comm);
@@ -699,6 +747,9 @@ void check_compatible(const Checkpoint& c, const Scene& s, std::int64_t scene_pa
   std::vector<std::string> names;
   for (const ReceiverSpec& r : s.receivers) names.push_back(r.name);
   if (names != c.receiver_names) refuse("the receivers differ");
+  names.clear();
+  for (const SourceSpec& src : s.sources) names.push_back(src.name);
+  if (names != c.source_names) refuse("the [emitter.NAME] sources differ");
   if (s.derived.steps < c.state.acoustic_steps)
     throw CheckpointError(c.path + ": [time] duration " + std::to_string(s.time.duration) +
                           " s is shorter than the " +

@@ -11,8 +11,9 @@
 namespace sphreverb {
 
 Receivers::Receivers(std::vector<Vec3> positions, KernelKind kernel, double h, double mass,
-                     std::vector<char> ambisonic)
+                     std::vector<char> ambisonic, std::vector<Path> paths)
     : positions_(std::move(positions)),
+      paths_(std::move(paths)),
       kernel_(kernel),
       h_(h),
       mass_(mass),
@@ -61,9 +62,15 @@ void Receivers::restore(std::vector<std::vector<double>> density,
 }
 
 void Receivers::rebuild(const Particles& p, const Slabs& slabs, int rank, double radius) {
+  slabs_ = slabs, rank_ = rank, radius_ = radius;
+  paths_.resize(positions_.size());
   for (std::size_t r = 0; r < positions_.size(); ++r) {
     const Vec3 xr = positions_[r];
     candidates_[r].clear();
+    if (paths_[r].moving()) {
+      ours_[r] = 0;  // found at each record
+      continue;
+    }
     ours_[r] = slabs.owner(xr[slabs.axis()]) == rank;
     if (!ours_[r]) continue;
     for (std::size_t j = 0; j < p.size(); ++j)
@@ -74,11 +81,15 @@ void Receivers::rebuild(const Particles& p, const Slabs& slabs, int rank, double
   }
 }
 
-void Receivers::measure(const Particles& p) {
+void Receivers::measure(const Particles& p, double t) {
   const std::size_t base = pending_.size();
   pending_.resize(base + series_.size(), 0.0);  // ranks not owning a receiver add 0
   with_kernel(kernel_, h_, [&](const auto& kernel) {
     for (std::size_t r = 0; r < positions_.size(); ++r) {
+      if (r < paths_.size() && paths_[r].moving()) {
+        pending_[base + r] = measure_moving(p, kernel, paths_[r].position(t));
+        continue;
+      }
       if (!ours_[r]) continue;
       const Vec3 xr = positions_[r];
       double mass_sum = 0.0, volume_sum = 0.0;
@@ -91,6 +102,26 @@ void Receivers::measure(const Particles& p) {
       if (velocity_channel_[r] >= 0) measure_velocity(p, kernel, r, &pending_[base]);
     }
   });
+}
+
+template <class Kernel>
+double Receivers::measure_moving(const Particles& p, const Kernel& kernel, const Vec3& xr) {
+  if (slabs_.owner(xr[slabs_.axis()]) != rank_) return 0.0;
+  moving_candidates_.clear();
+  const double r2 = radius_ * radius_;
+  for (std::size_t j = 0; j < p.size(); ++j) {
+    const Vec3 d = p.position(j) - xr;
+    if (dot(d, d) <= r2) moving_candidates_.push_back(static_cast<std::uint32_t>(j));
+  }
+  std::sort(moving_candidates_.begin(), moving_candidates_.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return p.key[a] < p.key[b]; });
+  double mass_sum = 0.0, volume_sum = 0.0;
+  for (std::uint32_t j : moving_candidates_) {
+    const double w = kernel.W(norm(p.position(j) - xr));
+    mass_sum += mass_ * w;
+    volume_sum += mass_ / p.rho[j] * w;
+  }
+  return volume_sum > 0.0 ? mass_sum / volume_sum : 0.0;
 }
 
 template <class Kernel>

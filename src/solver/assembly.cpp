@@ -1,6 +1,7 @@
 #include "sphreverb/solver/assembly.hpp"
 
 #include <cmath>
+#include <numbers>
 #include <string>
 
 namespace sphreverb {
@@ -54,18 +55,37 @@ MirrorWalls make_mirror_walls(const Scene& s, const Lattice& lattice) {
 }
 
 DriveParams make_drive_params(const Scene& s) {
-  return {s.emitter.drive, s.emitter.deflection, s.derived.dt, s.emitter.highpass};
+  return {s.emitter.drive, s.emitter.deflection * s.emitter.gain, s.derived.dt, s.emitter.highpass};
+}
+
+PointSources make_point_sources(const Scene& s) {
+  std::vector<PointSourceParams> out;
+  for (const SourceSpec& src : s.sources)
+    out.push_back(
+        {Path(src.path, src.interpolation), src.width * s.fluid.spacing, s.fluid.rest_density});
+  return PointSources(std::move(out));
+}
+
+DriveParams make_source_drive_params(const Scene& s, std::size_t k) {
+  const SourceSpec& src = s.sources.at(k);
+  const double fs = s.time.sample_rate, one_metre = 1.0;
+  // The acceleration drive's A = k fs^2 s is Q' here: k = 4 pi (1 m) level gain / (rho0 fs^2).
+  const double k_q =
+      4.0 * std::numbers::pi * one_metre * src.level * src.gain / (s.fluid.rest_density * fs * fs);
+  return {Drive::Acceleration, k_q, s.derived.dt, src.highpass};
 }
 
 Receivers make_receivers(const Scene& s) {
   std::vector<Vec3> positions;
   std::vector<char> ambisonic;
+  std::vector<Path> paths;
   for (const ReceiverSpec& r : s.receivers) {
     positions.push_back(r.position);
     ambisonic.push_back(r.type == ReceiverType::Ambisonic);
+    paths.emplace_back(r.path, r.interpolation);
   }
   return Receivers(std::move(positions), s.fluid.kernel, s.derived.h, s.derived.particle_mass,
-                   std::move(ambisonic));
+                   std::move(ambisonic), std::move(paths));
 }
 
 }  // namespace sphreverb

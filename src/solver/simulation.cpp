@@ -63,6 +63,7 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
       walls_(make_walls(scene)),
       mirror_(make_mirror_walls(scene, lattice_)),
       receivers_(make_receivers(scene)),
+      sources_(make_point_sources(scene)),
       physics_(make_pair_physics(scene)) {
   MPI_Comm_rank(comm_, &rank_), MPI_Comm_size(comm_, &size_);
   const Derived& d = scene_.derived;
@@ -130,6 +131,7 @@ void Simulation::rebuild() {
   tethers_ = find_tethers(
       p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h);
   receivers_.rebuild(p_, slabs_, rank_, d.halo_width);
+  sources_.rebuild(p_, d.skin);
   rebuild_x_.resize(p_.n_owned), rebuild_y_.resize(p_.n_owned), rebuild_z_.resize(p_.n_owned);
   std::copy_n(p_.x.begin(), p_.n_owned, rebuild_x_.begin());
   std::copy_n(p_.y.begin(), p_.n_owned, rebuild_y_.begin());
@@ -245,9 +247,17 @@ void Simulation::hyperdiffuse() {
 EmitterState Simulation::drive(bool acoustic) {
   EmitterState s;
   if (!acoustic) return s;
-  if (rank_ == 0) s = emitter_.at(acoustic_step_);
-  double buf[2] = {s.shift, s.speed};
-  MPI_Bcast(buf, 2, MPI_DOUBLE, 0, comm_);
+  // One broadcast: the disc's shift and speed, then each source's volume velocity.
+  std::vector<double> buf(2 + sources_.size(), 0.0);
+  if (rank_ == 0) {
+    s = emitter_.at(acoustic_step_);
+    buf[0] = s.shift, buf[1] = s.speed;
+    for (std::size_t k = 0; k < source_drives_.size(); ++k)
+      buf[2 + k] = source_drives_[k].at(acoustic_step_).speed;
+  }
+  MPI_Bcast(buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, 0, comm_);
+  source_q_.assign(buf.begin() + 2, buf.end());
+  source_time_ = static_cast<double>(acoustic_step_) * scene_.derived.dt;
   ++acoustic_step_;
   return {buf[0], buf[1]};
 }
@@ -271,6 +281,7 @@ void Simulation::step(bool acoustic) {
   refresh(Field::Velocity);
 
   compute_continuity(p_, neighbours_, physics_);  // drho/dt with v^{n+1/2}
+  if (acoustic && sources_.size() > 0) sources_.add_to_continuity(p_, source_q_, source_time_);
   timings_.lap(Phase::Density);
   compress_and_drift(p_, d.dt);  // rho^{n+1}, x^{n+1}
   timings_.lap(Phase::Integration);
@@ -327,6 +338,13 @@ StageStats Simulation::record(const Signal& input) {
   if (rank_ == 0) {
     emitter_ = EmitterDrive(input, make_drive_params(scene_));
     if (acoustic_step_ > 0) emitter_.resume(emitter_resume_);  // continuing an imported state
+    source_drives_.clear();
+    for (std::size_t k = 0; k < sources_.size(); ++k) {
+      Signal in = k < source_inputs_.size() ? source_inputs_[k] : Signal{input.rate, {}};
+      source_drives_.emplace_back(std::move(in), make_source_drive_params(scene_, k));
+      if (acoustic_step_ > 0 && k < source_resume_.size())
+        source_drives_.back().resume(source_resume_[k]);
+    }
   }
   run_.stage = 2;
   Progress progress("stage 2 (acoustic)", d.steps, global_particles_, d.dt,
@@ -349,7 +367,7 @@ StageStats Simulation::record(const Signal& input) {
   const std::int64_t first = acoustic_step_;  // 0, or where an imported state stood
   for (std::int64_t n = first; n < d.steps; ++n) {
     step(true);
-    receivers_.measure(p_);
+    receivers_.measure(p_, static_cast<double>(n + 1) * d.dt);
     record_energy(n + 1);
     if ((n + 1) % kFlushEvery == 0 || n + 1 == d.steps) receivers_.flush(comm_);
     timings_.lap(Phase::Receivers);

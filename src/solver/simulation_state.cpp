@@ -87,6 +87,7 @@ SimulationState Simulation::export_run_state() {
       s.receiver_density.push_back(receivers_.density(r));
     s.receiver_velocity = receivers_.velocity_series();
     s.emitter = emitter_.progress();
+    for (const EmitterDrive& d : source_drives_) s.sources.push_back(d.progress());
   }
   return s;
 }
@@ -149,6 +150,7 @@ void Simulation::import_state(SimulationState s) {
   if (rank_ == 0) {
     receivers_.restore(std::move(s.receiver_density), std::move(s.receiver_velocity));
     emitter_resume_ = s.emitter;
+    source_resume_ = std::move(s.sources);
   }
   rebuild();               // at the rebuild positions
   rebuilds_ = s.rebuilds;  // this rebuild repeats one already counted

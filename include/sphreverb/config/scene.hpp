@@ -14,13 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "sphreverb/physics/material.hpp"
 #include "sphreverb/core/vec3.hpp"
+#include "sphreverb/model/emitter.hpp"  // Drive
+#include "sphreverb/model/path.hpp"     // Keyframe, PathInterpolation
+#include "sphreverb/model/shape.hpp"    // ShapeKind
 #include "sphreverb/physics/eos.hpp"
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/physics/lattice_gradient.hpp"
-#include "sphreverb/model/emitter.hpp"  // Drive
-#include "sphreverb/model/shape.hpp"    // ShapeKind
+#include "sphreverb/physics/material.hpp"
 
 namespace sphreverb {
 
@@ -119,11 +120,33 @@ struct EmitterSpec {
   Vec3 normal{1.0, 0.0, 0.0};  // unit, the disc moves along it
   double radius = 0.025;       // m, (0, 10]
   double deflection = 1e-5;    // m, k of x = x_rest + k s(t) (Wolfe & Semwal Eq. 5/7), (0, 0.1]
-  Drive drive = Drive::Acceleration;  // flat for a disc on a wall (measured, docs/theory/emitter-receivers.md)
+  Drive drive = Drive::Acceleration;                       // flat for a disc on a wall (measured,
+                                                           // docs/theory/emitter-receivers.md)
   static constexpr double kAccelerationDeflection = 1e-8;  // m, the default k of that drive
   double highpass = 20.0;  // Hz, [0, 1000]: the acceleration drive's 2nd-order high-pass (leak)
   std::string material = "rigid";  // the disc's wall material
+  double gain = 1.0;               // the input is scaled by it, [0, 1e3] (0: a silent disc)
 };
+
+// names "monopole": the kinds of [emitter.NAME] sources
+enum class SourceType { Monopole };
+
+// A source of its own: [emitter.NAME] (point_source.hpp), beside the [emitter] disc.
+struct SourceSpec {
+  std::string name;  // NAME of [emitter.NAME]
+  SourceType type = SourceType::Monopole;
+  std::string input = "impulse";  // as EmitterSpec::input
+  bool builtin = true;
+  double gain = 1.0;           // the input is scaled by it, [0, 1e3]
+  double level = 1.0;          // Pa, free-field pressure at 1 m for a unit input
+  double width = 1.5;          // the Gaussian's s in lattice spacings, [1, 5]
+  double highpass = 20.0;      // Hz, the volume velocity's 2nd-order high-pass
+  std::vector<Keyframe> path;  // position, or keyframes (one: a fixed source)
+  PathInterpolation interpolation = PathInterpolation::Linear;
+};
+
+// Fastest a path may move, as a fraction of [fluid] sound_speed (Mach number).
+inline constexpr double kMaxPathMach = 0.3;
 
 // omni: the pressure only; ambisonic: also first-order B-format (ambiX conventions:
 // docs/theory/emitter-receivers.md).
@@ -136,6 +159,9 @@ struct ReceiverSpec {
                       // each in file order (e.g. a stereo pair)
   ReceiverType type = ReceiverType::Omni;  // ambisonic: also NAME.amb.wav and NAME.amb.raw.wav
   bool binaural = false;  // ambisonic only: also NAME.binaural.wav (an HRTF decode)
+  // A moving receiver: keyframes (position is then the first one); empty: fixed at position.
+  std::vector<Keyframe> path;
+  PathInterpolation interpolation = PathInterpolation::Linear;
 };
 
 // Field names [output] snapshot_fields accepts (positions are always written).
@@ -195,6 +221,7 @@ struct Scene {
   std::vector<MaterialSpec> materials;   // in file order; "rigid" is always present
   std::vector<BoundarySpec> boundaries;  // in file order
   EmitterSpec emitter;
+  std::vector<SourceSpec> sources;      // [emitter.NAME], in file order
   std::vector<ReceiverSpec> receivers;  // in file order; at least one
   OutputSpec output;
   Derived derived;
@@ -221,6 +248,8 @@ const char* to_string(ShapeKind);
 const char* to_string(Drive);
 const char* to_string(GradientCorrection);
 const char* to_string(RoomWalls);
+const char* to_string(SourceType);
+const char* to_string(PathInterpolation);
 // "material_x_min" ... "material_z_max": the [room] key of face 2 axis + side.
 std::string room_face_key(int face);
 

@@ -19,6 +19,8 @@ enum class ShapeKind;
 enum class RoomWalls;
 enum class Drive;
 enum class ReceiverType;
+enum class SourceType;
+enum class PathInterpolation;
 
 // An interval with its unit, e.g. (0, 1] m.
 struct Range {
@@ -91,6 +93,8 @@ const Names<GradientCorrection>& gradient_names();
 const Names<RoomWalls>& room_wall_names();
 const Names<Drive>& drive_names();
 const Names<ReceiverType>& receiver_type_names();
+const Names<SourceType>& source_type_names();
+const Names<PathInterpolation>& interpolation_names();
 
 // The longest scene or included file read, bytes.
 inline constexpr long long kMaxSceneFileBytes = 16LL * 1024 * 1024;

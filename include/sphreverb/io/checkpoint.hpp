@@ -83,6 +83,7 @@ struct Checkpoint {
   std::int64_t step = 0, particles = 0;
   double time = 0.0, dt = 0.0;  // s
   std::vector<std::string> receiver_names;
+  std::vector<std::string> source_names;  // [emitter.NAME] sources (on every rank)
   std::vector<SceneInclude> includes;
   std::int64_t input_offset = 0;  // first sample of `input` read from the file (earlier: zeros)
   SimulationState state;          // particles: an even block of the file per rank; rank 0: the rest

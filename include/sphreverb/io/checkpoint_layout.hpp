@@ -5,7 +5,8 @@
 // for ParaView. docs/checkpoints.md lists the same table.
 //
 // Shapes: [N] particles, [R] receivers, [T] records (the t = 0 reference, then one per stage-2
-// step), [M] the input samples still to play, [K] the files the scene includes; a second
+// step), [M] the input samples still to play, [K] the files the scene includes, [S] the
+// [emitter.NAME] sources; a second
 // extent 3 is x, y, z; "text" is one fixed-length string.
 #pragma once
 
@@ -14,11 +15,11 @@
 
 namespace sphreverb {
 
-inline constexpr std::int64_t kCheckpointLayoutVersion = 3;
+inline constexpr std::int64_t kCheckpointLayoutVersion = 4;
 inline constexpr const char* kCheckpointFormat = "sphreverb checkpoint";
 
 enum class CkptType { F64, I64, I32, Text };
-enum class CkptRows { One, Particles, Receivers, Records, InputLeft, Includes };
+enum class CkptRows { One, Particles, Receivers, Records, InputLeft, Includes, Sources };
 
 struct CheckpointAttribute {
   const char* name;  // of the root group
@@ -118,9 +119,19 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
      "acceleration at the last step (acceleration drive)"},
     {"/emitter/leaky_velocity", CkptType::F64, CkptRows::One, 0, "m/s",
      "V of the leaky integrator dV/dt = A - w_c V (acceleration drive)"},
+    // The [emitter.NAME] sources (a restart reads their inputs again from the scene).
+    {"/sources/names", CkptType::Text, CkptRows::One, 0, "none",
+     "[emitter.NAME] source names, one per line, in scene order"},
+    {"/sources/next_step", CkptType::I64, CkptRows::Sources, 0, "1",
+     "the stage-2 step each source's drive computes next"},
+    {"/sources/drive", CkptType::F64, CkptRows::Sources, 4, "m^3, m^3/s, m^3/s^2, m^3/s",
+     "each source's drive state: volume, volume velocity Q, last dQ/dt, leaky integrator"},
+    {"/sources/position", CkptType::F64, CkptRows::Sources, 3, "m",
+     "where each source is at the last stage-2 step (its path at /run/time; for viewing)"},
     // The receivers.
     {"/receivers/names", CkptType::Text, CkptRows::One, 0, "none", "receiver names, one per line"},
-    {"/receivers/position", CkptType::F64, CkptRows::Receivers, 3, "m", "receiver positions"},
+    {"/receivers/position", CkptType::F64, CkptRows::Receivers, 3, "m",
+     "receiver positions (a moving receiver's at the last stage-2 step)"},
     {"/receivers/reference_density", CkptType::F64, CkptRows::Receivers, 0, "kg/m^3",
      "the t = 0 record of each receiver (0 if not taken yet)"},
     {"/receivers/density", CkptType::F64, CkptRows::Records, -1, "kg/m^3",

@@ -13,6 +13,11 @@
 // (m/s, the particles' staggered velocity: half a step before the density of the same record),
 // summed in the same key order by the same rank. Its density record is computed exactly as an
 // omni receiver's, so the two agree bit for bit at the same point.
+//
+// A moving receiver (a Path with several keyframes) is evaluated at x_r(t) at each record: the
+// rank whose slab contains x_r(t) selects the entries within the kernel support of it from all
+// its particles (owned, copies, ghosts: O(N) per moving receiver and record) and sums them in
+// key order, so the record is the same on any rank count.
 #pragma once
 
 #include <mpi.h>
@@ -23,6 +28,7 @@
 
 #include "sphreverb/core/particles.hpp"
 #include "sphreverb/core/vec3.hpp"
+#include "sphreverb/model/path.hpp"
 #include "sphreverb/parallel/slabs.hpp"
 #include "sphreverb/physics/kernel.hpp"
 
@@ -34,15 +40,16 @@ class Receivers {
   // positions (m), in output order; the kernel of smoothing length h (m) and the particle mass
   // (kg) of the interpolation above. ambisonic[r] != 0: receiver r also records the velocity
   // (empty: none does).
+  // paths[r] with several keyframes: receiver r moves (omni only; empty: none moves).
   Receivers(std::vector<Vec3> positions, KernelKind kernel, double h, double mass,
-            std::vector<char> ambisonic = {});
+            std::vector<char> ambisonic = {}, std::vector<Path> paths = {});
 
   // Local: selects, for the receivers in this rank's slab, the entries within `radius` (support
   // + skin) of each, in key order. Pre: halo copies and ghosts are present.
   void rebuild(const Particles& p, const Slabs& slabs, int rank, double radius);
   // Local: appends one record (one value per channel: density, then vx vy vz for an ambisonic
-  // receiver) to the pending block.
-  void measure(const Particles& p);
+  // receiver) to the pending block. t (s of stage 2): where the moving receivers are.
+  void measure(const Particles& p, double t = 0.0);
   // Collective over comm: moves the pending records to rank 0's series.
   void flush(MPI_Comm comm);
 
@@ -64,12 +71,20 @@ class Receivers {
                std::vector<std::vector<double>> velocity = {});
 
  private:
+  // A moving receiver's density at xr (m) if this rank's slab holds xr, else 0.
+  template <class Kernel>
+  double measure_moving(const Particles& p, const Kernel& kernel, const Vec3& xr);
   // Writes receiver r's velocity (Shepard-normalised, m/s) into its channels of `record`.
   template <class Kernel>
   void measure_velocity(const Particles& p, const Kernel& kernel, std::size_t r,
                         double* record) const;
 
   std::vector<Vec3> positions_;
+  std::vector<Path> paths_;  // per receiver (a fixed one: empty or one keyframe)
+  Slabs slabs_;              // as of the last rebuild: which rank a moving receiver is on
+  int rank_ = 0;
+  double radius_ = 0.0;
+  std::vector<std::uint32_t> moving_candidates_;
   KernelKind kernel_ = KernelKind::WendlandC2;
   double h_ = 0.0, mass_ = 0.0;
   std::vector<std::vector<std::uint32_t>> candidates_;  // per receiver; empty if not ours

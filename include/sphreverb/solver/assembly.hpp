@@ -11,6 +11,7 @@
 #include "sphreverb/model/emitter.hpp"
 #include "sphreverb/model/lattice.hpp"
 #include "sphreverb/model/mirror_walls.hpp"
+#include "sphreverb/model/point_source.hpp"
 #include "sphreverb/model/receiver.hpp"
 #include "sphreverb/physics/eos.hpp"
 #include "sphreverb/physics/interactions.hpp"
@@ -37,6 +38,13 @@ MirrorWalls make_mirror_walls(const Scene& scene, const Lattice& lattice);
 
 // The emitter's drive at the run's time step.
 DriveParams make_drive_params(const Scene& scene);
+
+// The [emitter.NAME] monopoles: paths, Gaussian widths (m), rest density.
+PointSources make_point_sources(const Scene& scene);
+
+// The drive of source k: its volume velocity Q (m^3/s, the drive's "speed") from the input s by
+// Q' = 4 pi (1 m) level gain s / rho0 (point_source.hpp), high-passed at its `highpass`.
+DriveParams make_source_drive_params(const Scene& scene, std::size_t k);
 
 // The receivers at their [receiver.NAME] positions, in file order (the output order).
 Receivers make_receivers(const Scene& scene);

@@ -21,6 +21,7 @@
 #include "sphreverb/model/emitter.hpp"
 #include "sphreverb/model/lattice.hpp"
 #include "sphreverb/model/mirror_walls.hpp"
+#include "sphreverb/model/point_source.hpp"
 #include "sphreverb/model/receiver.hpp"
 #include "sphreverb/parallel/energy.hpp"
 #include "sphreverb/parallel/halo.hpp"
@@ -79,6 +80,9 @@ class Simulation {
   // rank 0 only, at the run's sample rate). The receivers record every step, starting with the
   // reference at t = 0; rank 0 then holds steps + 1 densities per receiver.
   StageStats record(const Signal& input);
+  // Rank 0, before record(): the input of each [emitter.NAME] source in scene order, at the run's
+  // sample rate (a source without one stays silent).
+  void set_source_inputs(std::vector<Signal> inputs) { source_inputs_ = std::move(inputs); }
 
   // One time step (collective). `acoustic`: the emitter moves (stage 2); else stage 1 damping.
   void step(bool acoustic);
@@ -177,6 +181,12 @@ class Simulation {
   Receivers receivers_;
   PairPhysics physics_;
   EmitterDrive emitter_;
+  PointSources sources_;                               // [emitter.NAME]
+  std::vector<Signal> source_inputs_;                  // rank 0
+  std::vector<EmitterDrive> source_drives_;            // rank 0: each source's volume velocity
+  std::vector<double> source_q_;                       // m^3/s, each source's Q at the current step
+  double source_time_ = 0.0;                           // s, the stage-2 time of the current step
+  std::vector<EmitterDrive::Progress> source_resume_;  // rank 0, as emitter_resume_
   Particles p_;
   PhaseTimes timings_;
   std::vector<AcousticEnergy> energy_;

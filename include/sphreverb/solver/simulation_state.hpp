@@ -43,6 +43,8 @@ struct SimulationState {
   // (Receivers::velocity_series: empty vectors for omni receivers).
   std::vector<std::vector<double>> receiver_velocity;
   EmitterDrive::Progress emitter;
+  // Rank 0 only: each [emitter.NAME] source's drive progress, in scene order.
+  std::vector<EmitterDrive::Progress> sources;
 };
 
 }  // namespace sphreverb

@@ -9,17 +9,27 @@
 
 namespace sphreverb::app {
 
-Signal load_input(const Scene& s) {
-  const EmitterSpec& e = s.emitter;
+namespace {
+Signal load_signal(const Scene& s, const std::string& input, const std::string& key) {
   const double rate = s.time.sample_rate, duration = s.time.duration;
-  if (e.input == "impulse") return make_impulse(rate, duration);
-  if (e.input == "sweep") return make_sweep(rate, duration, 20.0, std::min(20000.0, 0.45 * rate));
-  Signal in = read_wav(e.input, "[emitter] input");
+  if (input == "impulse") return make_impulse(rate, duration);
+  if (input == "sweep") return make_sweep(rate, duration, 20.0, std::min(20000.0, 0.45 * rate));
+  Signal in = read_wav(input, key);
   if (in.rate != rate) {
-    logger("io")->info("input {}: resampling {} Hz -> {} Hz", e.input, in.rate, rate);
+    logger("io")->info("input {}: resampling {} Hz -> {} Hz", input, in.rate, rate);
     in = resample(in, rate);
   }
   return in;
+}
+}  // namespace
+
+Signal load_input(const Scene& s) { return load_signal(s, s.emitter.input, "[emitter] input"); }
+
+std::vector<Signal> load_source_inputs(const Scene& s) {
+  std::vector<Signal> out;
+  for (const SourceSpec& src : s.sources)
+    out.push_back(load_signal(s, src.input, "[emitter." + src.name + "] input"));
+  return out;
 }
 
 }  // namespace sphreverb::app

@@ -2,6 +2,8 @@
 // resampled if its rate differs. Rank 0's work (DESIGN: rank 0 drives the emitter).
 #pragma once
 
+#include <vector>
+
 #include "sphreverb/audio/signal.hpp"
 #include "sphreverb/config/scene.hpp"
 
@@ -9,5 +11,8 @@ namespace sphreverb::app {
 
 // Throws SignalError naming the file if a WAV cannot be read.
 Signal load_input(const Scene& scene);
+// The input of each [emitter.NAME] source, in scene order, the same way (a restart reads them
+// again: the checkpoint stores each source's progress, not its input).
+std::vector<Signal> load_source_inputs(const Scene& scene);
 
 }  // namespace sphreverb::app

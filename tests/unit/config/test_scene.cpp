@@ -11,9 +11,9 @@
 #include <map>
 #include <string>
 
-#include "sphreverb/physics/dispersion.hpp"
 #include "sphreverb/config/scene.hpp"
 #include "sphreverb/config/schema.hpp"
+#include "sphreverb/physics/dispersion.hpp"
 
 namespace sphreverb {
 namespace {
@@ -798,6 +798,58 @@ TEST(SceneErrors, MissingWavInput) {
 TEST(SceneErrors, FillBoxRequiredWithoutRoom) {
   const std::string text = replace(kMinimal, "[room]\nmin = 0 0 0\nmax = 1 1 1\n", "");
   expect_mentions(error_of(text), {kPath, "fill_min", "fill_max", "[room]"});
+}
+
+}  // namespace
+}  // namespace sphreverb
+
+namespace sphreverb {
+namespace {
+
+// [emitter.NAME] sources and keyframed paths: parsed in file order with their defaults; [emitter]
+// and [emitter.NAME] share a prefix without clashing; each bad path names the section and the
+// keyframe.
+TEST(SceneParse, SourcesAndPaths) {
+  const std::string text = kFull +
+                           "\n[emitter.a]\nposition = 0.35 0.3 0.15\nlevel = 2\n"
+                           "[emitter.b]\npath = 0 0.3 0.1 0.2; 0.01 0.45 0.1 0.2\n"
+                           "interpolation = smooth\ngain = 0.5\n"
+                           "[receiver.walk]\npath = 0 0.4 0.2 0.05; 0.02 0.4 0.35 0.05\n";
+  const Scene s = parse_scene(text, kPath);
+  ASSERT_EQ(s.sources.size(), 2u);
+  EXPECT_EQ(s.sources[0].name, "a");
+  EXPECT_EQ(s.sources[0].path.size(), 1u);
+  EXPECT_DOUBLE_EQ(s.sources[0].level, 2.0);
+  EXPECT_DOUBLE_EQ(s.sources[0].width, 1.5);
+  EXPECT_EQ(s.sources[0].input, "impulse");
+  EXPECT_EQ(s.sources[1].path.size(), 2u);
+  EXPECT_EQ(s.sources[1].interpolation, PathInterpolation::Smooth);
+  EXPECT_DOUBLE_EQ(s.sources[1].gain, 0.5);
+  EXPECT_DOUBLE_EQ(s.emitter.gain, 1.0);
+  const ReceiverSpec& walk = s.receivers.back();
+  ASSERT_EQ(walk.path.size(), 2u);
+  EXPECT_EQ(walk.position, (Vec3{0.4, 0.2, 0.05}));
+}
+
+TEST(SceneErrors, BadPaths) {
+  const auto with = [&](const std::string& path) {
+    return kFull + "\n[emitter.car]\npath = " + path + "\n";
+  };
+  std::string t = with("0 0.3 0.1 0.2; 0.01 0.4 0.1 0.2; 0.01 0.45 0.1 0.2");
+  expect_mentions(error_of(t), {at_line(t, "path ="), "[emitter.car] path", "keyframe 3",
+                                "times must increase"});
+  t = with("0 0.3 0.1 0.2; 0.01 0.6 0.1 0.2");
+  expect_mentions(error_of(t), {"[emitter.car] path", "keyframe 2", "leaves the air"});
+  t = with("0 0.3 0.1 0.2; 0.001 0.45 0.1 0.2");  // 150 m/s, c = 300 m/s
+  expect_mentions(error_of(t), {"[emitter.car] path", "keyframe 1", "above the limit 0.3 c"});
+  t = with("0 0.15 0.2 0.1; 0.01 0.35 0.2 0.1");
+  expect_mentions(error_of(t), {"the segment from keyframe 1", "crosses [boundary.pillar]"});
+  t = with("0 0.3 0.5; 0.01 0.6 0.5 0.5");
+  expect_mentions(error_of(t), {"keyframe 1", "needs 4 numbers"});
+  t = kFull + "\n[emitter.car]\n";
+  expect_mentions(error_of(t), {"[emitter.car]", "position", "or a path"});
+  t = kFull + "\n[emitter.car]\nposition = 0.35 0.3 0.15\ntype = dipole\n";
+  expect_mentions(error_of(t), {"[emitter.car] type", "monopole"});
 }
 
 }  // namespace

@@ -1,0 +1,171 @@
+"""V15 Doppler: the frequency a receiver hears from a moving source, or while it moves itself.
+
+    python3 -m sphreverb_post validate v15 OUTDIR --source NAME --receivers R1 R2 ... --tone HZ
+        [--ends LO HI] [--axis 0] [--c 343] [--window 0.003] [--start 0.0025] [--tol 0.005]
+        [--json FILE]
+
+Source and receiver paths (linear keyframes, or fixed positions) are read from the scene echoed
+in OUTDIR/summary.json ([emitter.NAME] path/position, [receiver.NAME] path/position, command-line
+overrides applied). For a receiver time t the emission time tau solves
+t - tau = |x_r(t) - x_s(tau)| / c (bisection); the received phase is 2 pi f tau(t), so the
+predicted frequency is f dtau/dt: f c / (c - v cos theta) for a moving source, f (c + v cos theta)
+/ c for a moving receiver. The measured frequency is the slope of the unwrapped phase of the
+analytic signal (scipy.signal.hilbert of OUTDIR/NAME.raw.wav, band-passed to 0.5 .. 2 f, zero
+phase) fitted over windows of --window s,
+taken where the whole window hears emissions from --start s (after the tone's fade-in) until the
+source's or the receiver's last keyframe, and (--ends: the walls at LO and HI along --axis) before
+the first reflection off either of them arrives. Pass: every window within --tol (relative) of the
+prediction. Exit status: 0 pass, 1 fail, 2 bad input.
+"""
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+from scipy.signal import butter, hilbert, sosfiltfilt
+
+from sphreverb_post import read_receiver
+
+
+def scene_sections(outdir):
+    """section -> {key: value} of the scene echoed in summary.json, overrides applied."""
+    with open(os.path.join(outdir, "summary.json")) as f:
+        summary = json.load(f)
+    sections, current = {}, None
+    for line in summary["scene"].splitlines():
+        line = line.split("#")[0].strip()
+        if not line or line.startswith(";"):
+            continue
+        if line.startswith("["):
+            current = sections.setdefault(line.strip("[]").strip(), {})
+        elif "=" in line and current is not None:
+            k, v = (s.strip() for s in line.split("=", 1))
+            current[k] = v
+    for k, v in summary.get("scene_overrides", {}).items():
+        sec, _, key = k.rpartition(".")
+        sections.setdefault(sec, {})[key] = v
+    return sections
+
+
+class LinearPath:
+    """Keyframes (t, x): linear between them, at rest outside (model/path.hpp, linear)."""
+
+    def __init__(self, keys):
+        self.t = np.array([k[0] for k in keys])
+        self.x = np.array([k[1] for k in keys])
+
+    @classmethod
+    def of(cls, sec, name):
+        if sec.get("interpolation", "linear") != "linear":
+            raise ValueError(f"[{name}]: only linear paths are supported here")
+        if "path" in sec:
+            keys = []
+            for group in sec["path"].split(";"):
+                w = [float(v) for v in group.split()]
+                if w:
+                    keys.append((w[0], np.array(w[1:4])))
+            return cls(keys)
+        if "position" in sec:
+            return cls([(0.0, np.array([float(v) for v in sec["position"].split()]))])
+        raise ValueError(f"[{name}] has neither path nor position")
+
+    def at(self, t):
+        return np.array([np.interp(t, self.t, self.x[:, a]) for a in range(3)])
+
+    def end(self):
+        return float(self.t[-1])
+
+
+def emission_time(t, rec, src, c, mirror=None):
+    """tau with t - tau = |x_r(t) - x_s(tau)| / c (bisection; the source slower than c);
+    mirror = (axis, wall): the same for the source's image in that wall."""
+    xr = rec.at(t)
+    lo, hi = t - 100.0, t  # g(lo) > 0 > g(hi) unless they coincide
+
+    def xs(tau):
+        x = src.at(tau)
+        if mirror is not None:
+            x[mirror[0]] = 2.0 * mirror[1] - x[mirror[0]]
+        return x
+    g = lambda tau: t - tau - np.linalg.norm(xr - xs(tau)) / c
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        if g(mid) > 0.0:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def main(argv=None, prog=None):
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("outdir")
+    ap.add_argument("--source", required=True, help="NAME of [emitter.NAME]")
+    ap.add_argument("--receivers", nargs="+", required=True)
+    ap.add_argument("--tone", type=float, required=True, help="the input's frequency, Hz")
+    ap.add_argument("--c", type=float, default=343.0)
+    ap.add_argument("--ends", type=float, nargs=2, help="reflecting walls along --axis, m")
+    ap.add_argument("--axis", type=int, default=0)
+    ap.add_argument("--window", type=float, default=0.003, help="s")
+    ap.add_argument("--start", type=float, default=0.0025, help="first emission time used, s")
+    ap.add_argument("--tol", type=float, default=0.005, help="relative")
+    ap.add_argument("--json")
+    args = ap.parse_args(argv)
+    try:
+        sec = scene_sections(args.outdir)
+        src = LinearPath.of(sec[f"emitter.{args.source}"], f"emitter.{args.source}")
+        rows = []
+        for name in args.receivers:
+            rec = LinearPath.of(sec[f"receiver.{name}"], f"receiver.{name}")
+            x, rate = read_receiver(args.outdir, name)
+            t = np.arange(x.size) / rate
+            # The tone's band only (zero phase): a duct carries the source's volume velocity,
+            # whose high-pass transient is a slow swing beside the tone.
+            sos = butter(4, [0.5 * args.tone, 2.0 * args.tone], btype="bandpass", fs=rate,
+                         output="sos")
+            phase = np.unwrap(np.angle(hilbert(sosfiltfilt(sos, x))))
+            moving_until = max(src.end(), rec.end())
+            win = int(round(args.window * rate))
+            edge = win  # Hilbert edge effects at the record's ends
+            for i0 in range(edge, x.size - win - edge, win // 2):
+                t0, t1 = t[i0], t[i0 + win - 1]
+                tau0 = emission_time(t0, rec, src, args.c)
+                tau1 = emission_time(t1, rec, src, args.c)
+                if tau0 < args.start or t1 > moving_until or tau1 > moving_until:
+                    continue
+                if args.ends and any(emission_time(t1, rec, src, args.c, (args.axis, w)) >= 0.0
+                                     for w in args.ends):
+                    continue  # a reflection has arrived
+                measured = np.polyfit(t[i0:i0 + win], phase[i0:i0 + win], 1)[0] / (2 * np.pi)
+                tm, dt = 0.5 * (t0 + t1), 1e-5
+                predicted = args.tone * (emission_time(tm + dt, rec, src, args.c)
+                                         - emission_time(tm - dt, rec, src, args.c)) / (2 * dt)
+                rows.append({"receiver": name, "t_s": float(tm), "measured_Hz": float(measured),
+                             "predicted_Hz": float(predicted),
+                             "error": float(measured / predicted - 1.0)})
+            if not any(r["receiver"] == name for r in rows):
+                raise ValueError(f"{name}: no window hears the moving part of the run")
+    except (OSError, ValueError, KeyError) as e:
+        print(f"V15 Doppler: bad input: {e}", file=sys.stderr)
+        return 2
+    worst = max(abs(r["error"]) for r in rows)
+    ok = worst <= args.tol
+    print(f"V15 Doppler: tone {args.tone:g} Hz from [emitter.{args.source}]")
+    for name in args.receivers:
+        rr = [r for r in rows if r["receiver"] == name]
+        m = np.mean([r["measured_Hz"] for r in rr])
+        p = np.mean([r["predicted_Hz"] for r in rr])
+        e = max(abs(r["error"]) for r in rr)
+        print(f"  {name:<10} {len(rr):>3} windows: measured {m:8.2f} Hz, predicted {p:8.2f} Hz, "
+              f"mean error {100 * (m / p - 1):+.3f} %, worst window {100 * e:.3f} %")
+    print(f"V15 Doppler: worst window {100 * worst:.3f} % (threshold {100 * args.tol:.2f} %) "
+          f"{'PASS' if ok else 'FAIL'}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"case": "V15", "title": "Doppler shift",
+                       "measured": f"worst window {100 * worst:.3f} %",
+                       "threshold": f"{100 * args.tol:.2f} %", "pass": bool(ok),
+                       "worst_relative_error": worst, "windows": rows}, f, indent=2)
+    return 0 if ok else 1
