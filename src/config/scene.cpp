@@ -390,9 +390,8 @@ void read_hybrid(const Reader& r, Scene& s) {
                    "the geometric part needs surfaces: a [room] box or [boundary.NAME] sections");
   }
   if (s.emitter.input != "impulse") {
-    r.fail("hybrid", "crossover",
-           "[hybrid] joins impulse responses: it needs [emitter] input = impulse (got '" +
-               s.emitter.input + "')");
+    r.fail("emitter", "input",
+           "a scene with [hybrid] joins impulse responses: the input must be impulse");
   }
 }
 
