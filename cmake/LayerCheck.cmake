@@ -4,7 +4,7 @@
 # "<other>/detail/..." header) only if <other> is <layer> or a layer below it. Fails listing every
 # include that points upwards and is not one of the documented exceptions.
 cmake_minimum_required(VERSION 3.25)
-set(layers app solver io config model parallel physics audio core)  # top to bottom
+set(layers app solver io config geometric model parallel physics audio core)  # top to bottom
 # Documented upward edges, as "<from>-><to>": the checkpoint layout (io) stores the solver's
 # SimulationState and uses the assembly's make_eos and make_lattice.
 set(allowed "io->solver")

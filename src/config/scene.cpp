@@ -182,6 +182,19 @@ void read_materials(const Reader& r, std::vector<MaterialSpec>& materials) {
       r.get(sec, "mass", m.mass);
       m.rigid = false;
     }
+    r.get(sec, "scattering", m.scattering);
+    if (const auto t = r.text(sec, "absorption_octaves")) {
+      const auto words = split_words(*t);
+      if (words.size() != 7) {
+        r.fail(sec, "absorption_octaves",
+               "expected 7 numbers (random-incidence alpha at 125 250 500 1000 2000 4000 8000 "
+               "Hz, each in [0, 1]), got " +
+                   std::to_string(words.size()));
+      }
+      const Range& range = r.spec("material.x", "absorption_octaves").range;
+      for (const auto& w : words)
+        m.absorption_octaves.push_back(r.to_real(sec, "absorption_octaves", w, range));
+    }
     materials.push_back(m);
   }
 }
@@ -431,6 +444,38 @@ void read_output(const Reader& r, OutputSpec& o) {
   }
 }
 
+// [hybrid], after derive(): the crossover needs f_max.
+void read_hybrid(const Reader& r, Scene& s) {
+  HybridSpec& h = s.hybrid;
+  h.present = r.section("hybrid") != nullptr;
+  if (!h.present) return;
+  r.get("hybrid", "crossover", h.crossover);
+  r.get("hybrid", "rays", h.rays);
+  r.get("hybrid", "image_time", h.image_time);
+  r.get("hybrid", "receiver_radius", h.receiver_radius);
+  r.get("hybrid", "seed", h.seed);
+  r.get("hybrid", "air_absorption", h.air_absorption);
+  r.get("hybrid", "temperature", h.temperature);
+  r.get("hybrid", "humidity", h.humidity);
+  r.get("hybrid", "pressure", h.pressure);
+  const double f_max = s.derived.f_max;
+  const double limit = std::min(f_max, 0.2 * s.time.sample_rate);
+  if (h.crossover == 0.0) h.crossover = kDefaultCrossover * limit;
+  if (!(h.crossover > 0.0 && h.crossover <= limit)) {
+    r.fail("hybrid", "crossover",
+           "must be in (0, " + format_number(limit) + "] Hz (f_max = " + format_number(f_max) +
+               " Hz, and at most 0.2 sample_rate)");
+  }
+  if (!s.room.present && s.boundaries.empty()) {
+    r.fail_section("hybrid",
+                   "the geometric part needs surfaces: a [room] box or [boundary.NAME] sections");
+  }
+  if (s.emitter.input != "impulse") {
+    r.fail("emitter", "input",
+           "a scene with [hybrid] joins impulse responses: the input must be impulse");
+  }
+}
+
 }  // namespace
 
 const MaterialSpec& Scene::material(const std::string& name) const {
@@ -469,6 +514,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
 
   config_detail::check_materials(r, s);
   config_detail::derive(r, s);
+  read_hybrid(r, s);
   config_detail::check_fill_box(r, s);
   config_detail::check_geometry(r, s);
   return s;

@@ -357,6 +357,38 @@ std::vector<KeySpec> make_schema() {
   k.push_back(hrtf);
   k.push_back(boolean("output", "energy", "false",
                       "Write energy.csv, the air's acoustic energy after every audio sample"));
+  // [material.NAME], the geometric part ([hybrid])
+  KeySpec octaves = note(number(mat, "absorption_octaves", closed(0, 1), "",
+                                "[hybrid] only: random-incidence alpha at 125 250 500 1000 2000 "
+                                "4000 8000 Hz for the geometric part"),
+                         "the wall model's random-incidence alpha");
+  octaves.type = KeyType::List;
+  octaves.count = 7;
+  k.push_back(octaves);
+  k.push_back(number(mat, "scattering", closed(0, 1), "0.1",
+                     "[hybrid] only: share of the reflected energy scattered (Lambert)"));
+  // [hybrid]
+  k.push_back(note(number("hybrid", "crossover", closed_open(0, 1e5, "Hz"), "",
+                          "SPH below, geometric acoustics above; at most f_max"),
+                   "0.7 f_max"));
+  k.push_back(integer("hybrid", "rays", closed(0, 1e9), "100000",
+                      "Rays traced for the late part; 0 = image sources only"));
+  k.push_back(number("hybrid", "image_time", closed(0, 10, "s"), "0.05",
+                     "Specular reflections of the [room] box from image sources up to this "
+                     "delay, rays after it"));
+  k.push_back(note(number("hybrid", "receiver_radius", closed(0, 10, "m"), "",
+                          "Radius of the ray tracer's receiver spheres"),
+                   "3 (V / rays)^(1/3), at most 0.5 m"));
+  k.push_back(integer("hybrid", "seed", closed(0, 9007199254740992.0), "1",
+                      "Seed of the rays' directions and of the tail's noise"));
+  k.push_back(
+      boolean("hybrid", "air_absorption", "true", "ISO 9613-1 air absorption along every path"));
+  k.push_back(number("hybrid", "temperature", closed(-20, 50, "C"), "20",
+                     "Air temperature for the air absorption"));
+  k.push_back(number("hybrid", "humidity", closed(10, 100, "%"), "50",
+                     "Relative humidity for the air absorption"));
+  k.push_back(number("hybrid", "pressure", closed(50, 110, "kPa"), "101.325",
+                     "Static pressure for the air absorption"));
   return k;
 }
 
@@ -383,6 +415,11 @@ std::vector<SectionSpec> make_sections() {
        {}},
       {"receiver", true, "At least one: the microphones.", {}},
       {"output", false, "Files written by a run.", {}},
+      {"hybrid",
+       false,
+       "Optional: full-band responses NAME.full.wav, SPH below the crossover, image sources and "
+       "ray tracing above it (needs `[emitter] input = impulse`).",
+       {}},
   };
   for (const auto& row : scene_schema())
     for (auto& sec : s)

@@ -117,7 +117,8 @@ void RunDir::clear_outputs(const Scene& scene, bool fresh) const {
   for (const ReceiverSpec& r : scene.receivers)
     for (const std::string& name : {r.name, r.group})
       if (!name.empty())
-        for (const std::string& f : {wav_name(name), raw_wav_name(name)}) {
+        for (const std::string& f :
+             {wav_name(name), raw_wav_name(name), name + ".full.wav", name + ".full.raw.wav"}) {
           fs::remove(file(f), ec);
           fs::remove(partial_of(file(f)), ec);
         }

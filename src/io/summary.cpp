@@ -86,6 +86,32 @@ Json materials(const Scene& s) {
   return j;
 }
 
+// [hybrid]: the crossover, the geometric part's cost and each receiver's overlap-band levels.
+Json hybrid(const HybridFacts& h) {
+  Json j = {{"crossover_Hz", h.crossover},
+            {"overlap_band_Hz", {0.5 * h.crossover, h.crossover}},
+            {"rays", h.rays},
+            {"ray_segments", h.segments},
+            {"receiver_radius_m", h.receiver_radius},
+            {"trace_seconds", h.trace_seconds},
+            {"synthesis_seconds", h.synthesis_seconds}};
+  j["receivers"] = Json::array();
+  for (const HybridReceiverOutput& o : h.receivers)
+    j["receivers"].push_back({{"name", o.name},
+                              {"wav", o.wav},
+                              {"raw_wav", o.raw_wav},
+                              {"image_sources", o.images},
+                              {"mismatch_dB", o.mismatch_db},
+                              {"gain", o.gain},
+                              {"early_dB", o.early_db},
+                              {"late_dB", o.late_db}});
+  j["groups"] = Json::array();
+  for (const GroupOutput& g : h.groups)
+    j["groups"].push_back(
+        {{"name", g.name}, {"wav", g.wav}, {"raw_wav", g.raw_wav}, {"channels", g.channels}});
+  return j;
+}
+
 // An ambisonic receiver's files and their conventions (output.hpp).
 Json ambisonic(const Scene& s, const AmbisonicOutput& a) {
   Json j = {{"wav", a.wav},
@@ -141,6 +167,7 @@ std::string summary_json(const Scene& s, const RunFacts& f) {
     j["groups"].push_back(
         {{"name", g.name}, {"wav", g.wav}, {"raw_wav", g.raw_wav}, {"channels", g.channels}});
   if (s.output.energy) j["energy_csv"] = RunDir::kEnergyName;
+  if (f.has_hybrid) j["hybrid"] = hybrid(f.hybrid);
   j["versions"] = Json::object();
   for (const auto& [name, v] : versions()) j["versions"][name] = v;
   j["scene_path"] = s.path;

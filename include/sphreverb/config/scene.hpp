@@ -86,6 +86,11 @@ struct MaterialSpec {
   std::vector<double> absorption;
   WallImpedance impedance;  // per unit wall area, tethered air layer included (absorption only)
   double fit_rms = 0.0;     // absorption_bands: rms error of the fit in alpha at the band centres
+  // The geometric part ([hybrid]): random-incidence absorption at 125 Hz ... 8 kHz (7 values;
+  // empty = derived from the wall model above, solver/hybrid_assembly.hpp) and the scattering
+  // coefficient, [0, 1].
+  std::vector<double> absorption_octaves;
+  double scattering = 0.1;
 };
 
 struct RoomSpec {
@@ -209,6 +214,24 @@ struct Derived {
                          // scheme reaches kFmaxPhaseError (dispersion.hpp, checked by V1)
 };
 
+// [hybrid]: full-band responses, the SPH part below `crossover`, geometric acoustics above it
+// (docs/theory/geometric.md). Absent: nothing of it runs.
+struct HybridSpec {
+  bool present = false;
+  double crossover = 0.0;        // Hz, resolved by the parser: 0 = kDefaultCrossover f_max
+  std::int64_t rays = 100000;    // rays traced, [0, 1e9]; 0 = image sources only
+  double image_time = 0.05;      // s, specular paths from box image sources up to this delay
+  double receiver_radius = 0.0;  // m, the ray tracer's receiver sphere; 0 = automatic
+  std::int64_t seed = 1;         // of the rays and the noise, [0, 2^53]
+  bool air_absorption = true;    // ISO 9613-1 attenuation along every path
+  double temperature = 20.0;     // degrees C, [-20, 50]
+  double humidity = 50.0;        // %, [10, 100]
+  double pressure = 101.325;     // kPa, [50, 110]
+};
+// The default crossover as a fraction of f_max: a half octave below it, where the output's
+// 4th-order Butterworth low-pass at f_max is down by 0.24 dB only.
+inline constexpr double kDefaultCrossover = 0.7;
+
 struct Scene {
   std::string path;  // the scene file as given
   std::string text;  // its full text (echoed into summary.json and, later, checkpoints)
@@ -224,6 +247,7 @@ struct Scene {
   std::vector<SourceSpec> sources;      // [emitter.NAME], in file order
   std::vector<ReceiverSpec> receivers;  // in file order; at least one
   OutputSpec output;
+  HybridSpec hybrid;
   Derived derived;
   // Problems that do not stop a run (e.g. an emitter disc free in the air), one sentence each;
   // `check` prints them and a run logs them.

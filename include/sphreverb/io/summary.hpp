@@ -10,6 +10,7 @@
 
 #include "sphreverb/config/scene.hpp"
 #include "sphreverb/core/timing.hpp"
+#include "sphreverb/io/hybrid_output.hpp"
 #include "sphreverb/io/output.hpp"
 
 namespace sphreverb::io {
@@ -37,6 +38,8 @@ struct RunFacts {
   std::vector<ReceiverOutput> receivers;
   std::vector<GroupOutput> groups;
   std::vector<AmbisonicOutput> ambisonic;  // receivers of type ambisonic, scene order
+  bool has_hybrid = false;                 // [hybrid]: the full-band outputs
+  HybridFacts hybrid;
 };
 
 // The summary document (pretty-printed JSON text).

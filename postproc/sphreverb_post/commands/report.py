@@ -550,6 +550,23 @@ SCRIPT = ("<script>window.addEventListener('load',function(){var i=document.imag
           "document.body.setAttribute('data-figures',n+'/'+i.length);});</script>")
 
 
+def hybrid_sections(summary, out_dir, model, hp=None):
+    """With [hybrid]: one section per receiver's full-band response (NAME.full.raw.wav), analysed
+    like the SPH one up to 0.45 of the sample rate, headed by the crossover and the overlap-octave
+    mismatch from summary.json."""
+    h = summary.get("hybrid")
+    if not h:
+        return []
+    out = []
+    for r in h.get("receivers", []):
+        wav = os.path.join(out_dir, r["raw_wav"])
+        x, rate = read_mono(wav, 0)
+        name = f"{r['name']}.full (SPH below {h['crossover_Hz']:.0f} Hz, geometric above; " \
+               f"overlap mismatch {r['mismatch_dB']:+.1f} dB before calibration)"
+        out.append(receiver_html(name, wav, x, rate, 0.45 * rate, model, hp))
+    return out
+
+
 def write_report(out_dir, output=None):
     """Write the page of run ``out_dir`` to ``output`` (default OUT/report.html); returns its
     path. Raises InputError for a missing or unreadable summary.json or receiver file."""
@@ -572,6 +589,7 @@ def write_report(out_dir, output=None):
         f_max = float(d.get("f_max_Hz", 0.5 * rate))
         sections.append(receiver_html(r["name"], wav, x, rate, f_max, model, hp,
                                       spatial_files(r)))
+    sections += hybrid_sections(summary, out_dir, model, hp)
     groups = summary.get("groups", [])
     names = ", ".join(g.get("name", "?") for g in groups)
     group_note = (f"<p class='note'>Receiver groups ({esc(names)}) are not analysed on this "

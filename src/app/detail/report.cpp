@@ -120,6 +120,31 @@ double checkpoint_bytes(const Scene& s, std::int64_t particles, std::int64_t aco
          8.0 * input_samples_left + static_cast<double>(s.text.size()) + kCheckpointOverhead;
 }
 
+// [hybrid]: the crossover and the geometric part's estimated cost, an upper bound: every ray
+// runs the whole record, one AABB-tree query per mean free path 4V/S (box of the room or the fill
+// box), at the 2 us per query measured in docs/theory/geometric.md.
+std::string hybrid_line(const Scene& s, int ranks) {
+  if (!s.hybrid.present) return "";
+  const Vec3 lo = s.room.present ? s.room.min : s.fluid.fill_min;
+  const Vec3 hi = s.room.present ? s.room.max : s.fluid.fill_max;
+  const Vec3 e = hi - lo;
+  const double volume = e.x * e.y * e.z, area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
+  const double length = static_cast<double>(s.derived.samples) / s.time.sample_rate;
+  const double segments = static_cast<double>(s.hybrid.rays) *
+                          std::max(1.0, s.fluid.sound_speed * length / (4.0 * volume / area));
+  std::ostringstream o;
+  o.precision(3);
+  o << "  hybrid               crossover " << s.hybrid.crossover << " Hz (overlap octave "
+    << 0.5 * s.hybrid.crossover << "-" << s.hybrid.crossover << " Hz); " << s.hybrid.rays
+    << " rays, <= " << segments << " ray segments, ~" << segments * 2e-6 / ranks << " s on each of "
+    << ranks << " ranks; ";
+  if (s.room.present)
+    o << "image sources up to " << s.hybrid.image_time * 1e3 << " ms\n";
+  else
+    o << "no image sources (no [room] box)\n";
+  return o.str();
+}
+
 std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
   const Derived& d = s.derived;
   const double slab = (s.fluid.fill_max[dec.axis] - s.fluid.fill_min[dec.axis]) / ranks;
@@ -152,7 +177,7 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
     << "  memory per rank      ~" << per_rank * solver_bytes_per_particle(s, copies) / 1048576.0
     << " MiB (" << solver_bytes_per_particle(s, copies) << " bytes per particle)\n"
-    << checkpoints_line(s, dec);
+    << checkpoints_line(s, dec) << hybrid_line(s, ranks);
   for (const auto& w : s.warnings) o << "  warning: " << w << "\n";
   return o.str();
 }

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <iomanip>
+#include <memory>
 #include <sstream>
 
 #include "app/detail/checkpointer.hpp"
+#include "app/detail/hybrid_rays.hpp"
 #include "app/detail/report.hpp"
 #include "parallel/detail/mpi.hpp"
 #include "sphreverb/app/exit_codes.hpp"
@@ -13,10 +15,12 @@
 #include "sphreverb/core/log.hpp"
 #include "sphreverb/core/timing.hpp"
 #include "sphreverb/io/checkpoint.hpp"
+#include "sphreverb/io/hybrid_output.hpp"
 #include "sphreverb/io/output.hpp"
 #include "sphreverb/io/summary.hpp"
 #include "sphreverb/io/surface_file.hpp"
 #include "sphreverb/parallel/collective.hpp"
+#include "sphreverb/solver/hybrid_assembly.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb::app {
@@ -101,15 +105,41 @@ std::string unstable_state_note(Checkpointer& ckpt) {
   }
 }
 
+// The geometric part of [hybrid]: the plan and the summed ray histogram (rank 0).
+struct HybridRun {
+  HybridPlan plan;
+  EnergyHistogram rays;
+};
+
+// Rank 0: the full-band files from the SPH outputs and the geometric part, timed and logged.
+void write_full_band(const Scene& scene, const io::RunDir& dir, const HybridRun& hybrid,
+                     io::RunFacts& facts, io::StagedFiles& staged) {
+  auto log = logger("run");
+  const auto t0 = std::chrono::steady_clock::now();
+  write_hybrid_wavs(scene, hybrid.plan, hybrid.rays, facts.receivers, dir.path(), facts.hybrid,
+                    &staged);
+  facts.hybrid.synthesis_seconds = seconds_since(t0);
+  for (const HybridReceiverOutput& o : facts.hybrid.receivers)
+    log->info(
+        "hybrid {}: {} image sources; overlap octave {:.0f}-{:.0f} Hz: geometric vs SPH "
+        "{:+.2f} dB before calibration, after it early {:+.2f} dB, late {:+.2f} dB",
+        o.name, o.images, 0.5 * facts.hybrid.crossover, facts.hybrid.crossover, o.mismatch_db,
+        o.early_db, o.late_db);
+  log->info("hybrid: synthesis and crossover at {:.0f} Hz in {:.2f} s", facts.hybrid.crossover,
+            facts.hybrid.synthesis_seconds);
+}
+
 // Rank 0: every output file under a temporary name, then all committed together.
 void write_outputs(const Scene& scene, const io::RunDir& dir, const Simulation& sim,
-                   io::RunFacts& facts, std::chrono::steady_clock::time_point start) {
+                   io::RunFacts& facts, std::chrono::steady_clock::time_point start,
+                   const HybridRun* hybrid) {
   auto log = logger("run");
   io::StagedFiles staged;
   facts.receivers = write_receiver_wavs(scene, sim.receivers(), dir.path(), &staged);
   facts.groups = write_group_wavs(scene, facts.receivers, dir.path(), &staged);
   facts.ambisonic =
       write_ambisonic_wavs(scene, sim.receivers(), facts.receivers, dir.path(), &staged);
+  if (hybrid != nullptr) write_full_band(scene, dir, *hybrid, facts, staged);
   if (scene.output.energy) staged.write_text(dir.energy_csv(), energy_csv(sim.energy()));
   facts.total_wall_seconds = seconds_since(start);
   staged.write_text(dir.summary(), io::summary_json(scene, facts));
@@ -186,7 +216,23 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
   log->info("checkpoints: {} written, {:.3g} MB, {:.3f} s ({:.2f} % of the wall time)",
             ckpt.count(), ckpt.bytes() * 1e-6, ckpt.seconds(),
             wall_so_far > 0 ? 100.0 * ckpt.seconds() / wall_so_far : 0.0);
-  on_root(comm, [&] { write_outputs(scene, dir, sim, facts, start); });
+  std::unique_ptr<HybridRun> hybrid;
+  if (scene.hybrid.present) {
+    hybrid = std::make_unique<HybridRun>();
+    hybrid->plan = make_hybrid_plan(scene);
+    facts.has_hybrid = true;
+    facts.hybrid.crossover = scene.hybrid.crossover;
+    facts.hybrid.rays = hybrid->plan.rays.rays;
+    facts.hybrid.receiver_radius = hybrid->plan.rays.receiver_radius;
+    hybrid->rays = trace_hybrid_rays(hybrid->plan, comm, facts.hybrid.trace_seconds);
+    facts.hybrid.segments = hybrid->rays.segments;
+    log->info(
+        "hybrid: {} rays ({:.3g} segments, receiver spheres {:.3f} m) traced in {:.2f} s "
+        "on {} ranks",
+        facts.hybrid.rays, static_cast<double>(facts.hybrid.segments), facts.hybrid.receiver_radius,
+        facts.hybrid.trace_seconds, size_of(comm));
+  }
+  on_root(comm, [&] { write_outputs(scene, dir, sim, facts, start, hybrid.get()); });
   log->info("done in {:.1f} s", seconds_since(start));
   return kExitOk;
 }

@@ -1,0 +1,44 @@
+// Joining the wave (SPH) response below a crossover frequency with the geometric response above
+// it.
+//
+// Calibration: the geometric response is in the units of image_sources.hpp, the SPH one in Pa
+// for the emitter's drive. Both are band-passed to the overlap octave [crossover / 2, crossover]
+// (LR4 high-pass at crossover / 2, LR4 low-pass at crossover) and their energies compared: the
+// mismatch is 10 log10(E_geo / E_sph) (dB, before calibration) and the geometric response is
+// scaled by g = sqrt(E_sph / E_geo). The same comparison over the early part [0, split) and the
+// late part [split, end) of the responses, after calibration, says how far the two agree in
+// time (0 dB each when the geometric part has the SPH part's decay in the overlap band).
+//
+// Crossover: full = LR4_lowpass(sph) + LR4_highpass(g geo) at the crossover: a Linkwitz-Riley
+// pair, whose sum is an allpass, so where both parts agree the full response has the parts'
+// magnitude (no dip or bump at the crossover), with the phase of a 2nd-order allpass.
+#pragma once
+
+#include <vector>
+
+namespace sphreverb {
+
+struct HybridParams {
+  double rate = 44100.0;   // Hz
+  double crossover = 0.0;  // Hz, in (0, rate / 4)
+  double split = 0.05;     // s, the early / late boundary of the overlap-band comparison
+};
+
+struct HybridResult {
+  std::vector<double> full;  // the joined response, the SPH response's length
+  double mismatch_db = 0.0;  // overlap octave, whole response, before calibration
+  double gain = 1.0;         // g applied to the geometric response (1 when either is silent)
+  double early_db = 0.0;     // 10 log10(g^2 E_geo / E_sph) over [0, split), after calibration
+  double late_db = 0.0;      // the same over [split, end)
+};
+
+// `geo` is cut or zero-padded to sph's length.
+HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo,
+                         const HybridParams& p);
+
+// Energy of `x` in the octave [lo, hi] Hz (LR4 high-pass at lo, low-pass at hi), summed over the
+// samples [first, last).
+double band_energy(const std::vector<double>& x, double rate, double lo, double hi,
+                   std::size_t first, std::size_t last);
+
+}  // namespace sphreverb

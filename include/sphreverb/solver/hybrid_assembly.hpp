@@ -1,0 +1,20 @@
+// The scene turned into the geometric part's parameters ([hybrid], docs/theory/geometric.md).
+#pragma once
+
+#include "sphreverb/config/scene.hpp"
+#include "sphreverb/geometric/plan.hpp"
+
+namespace sphreverb {
+
+// A material's geometric description: `absorption_octaves` when given, else the random-incidence
+// (Paris) absorption of the wall model the SPH part uses: for `absorption` and
+// `absorption_bands` the real impedance of each normal-incidence alpha (material.hpp eq. 3) with
+// 8 kHz taking the 4 kHz value; for the spring form the impedance n_t (damping + j(w mass -
+// stiffness / w)) at each centre (n_t = the tethered layers); 0 for rigid.
+GeoMaterial make_geo_material(const Scene& scene, const MaterialSpec& m);
+
+// Requires scene.hybrid.present. The receiver sphere radius is [hybrid] receiver_radius or
+// 3 (V / rays)^(1/3) capped at 0.5 m, V the room's (or the fill box's) volume.
+HybridPlan make_hybrid_plan(const Scene& scene);
+
+}  // namespace sphreverb

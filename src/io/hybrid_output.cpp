@@ -1,0 +1,91 @@
+#include "sphreverb/io/hybrid_output.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sphreverb/audio/normalize.hpp"
+#include "sphreverb/audio/wav.hpp"
+
+namespace sphreverb {
+namespace {
+
+constexpr double kUnnormalisedFullScale = 100.0;  // Pa, as output.cpp
+
+std::string target(const std::string& dir, const std::string& name, io::StagedFiles* staged) {
+  const std::string path = dir + "/" + name;
+  return staged != nullptr ? staged->stage(path) : path;
+}
+
+// 16-bit channels: DC removed and one gain for all (normalize), or p' / 100 Pa.
+std::vector<std::vector<double>> pcm_of(const Scene& s, std::vector<std::vector<double>> ch) {
+  if (!s.output.normalize) {
+    for (auto& c : ch)
+      for (double& v : c) v /= kUnnormalisedFullScale;
+    return ch;
+  }
+  if (ch.size() == 1) return {remove_dc_and_normalize(ch[0])};
+  double peak = 0.0;
+  for (auto& c : ch) {
+    double mean = 0.0;
+    for (double v : c) mean += v;
+    mean /= static_cast<double>(std::max<std::size_t>(c.size(), 1));
+    for (double& v : c) v -= mean, peak = std::max(peak, std::abs(v));
+  }
+  for (auto& c : ch)
+    for (double& v : c) v = peak > 0.0 ? v / peak : 0.0;
+  return ch;
+}
+
+}  // namespace
+
+std::string full_wav_name(const std::string& name) { return name + ".full.wav"; }
+std::string full_raw_wav_name(const std::string& name) { return name + ".full.raw.wav"; }
+
+void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHistogram& rays,
+                       const std::vector<ReceiverOutput>& sph, const std::string& dir,
+                       HybridFacts& facts, io::StagedFiles* staged) {
+  const double rate = s.time.sample_rate;
+  std::vector<std::vector<double>> full(sph.size());
+  for (std::size_t r = 0; r < sph.size(); ++r) {
+    std::vector<ImageSource> taps;
+    if (plan.box_images) taps = box_image_sources(plan.images[r]);
+    std::vector<std::vector<double>> energy;
+    if (rays.receivers > r)
+      for (std::size_t b = 0; b < kGeoBandCount; ++b) energy.push_back(rays.series(r, b));
+    const std::vector<double> geo = synthesize_response(taps, energy, plan.synthesis);
+    HybridResult joined = join_hybrid(sph[r].audio, geo, plan.join);
+    HybridReceiverOutput o;
+    o.name = sph[r].name;
+    o.wav = full_wav_name(o.name);
+    o.raw_wav = full_raw_wav_name(o.name);
+    o.images = taps.size();
+    o.mismatch_db = joined.mismatch_db, o.gain = joined.gain;
+    o.early_db = joined.early_db, o.late_db = joined.late_db;
+    write_wav(target(dir, o.raw_wav, staged), rate, {joined.full}, false);
+    write_wav(target(dir, o.wav, staged), rate, pcm_of(s, {joined.full}), true);
+    full[r] = std::move(joined.full);
+    facts.receivers.push_back(std::move(o));
+  }
+  // Groups: the members' full responses, one channel each, in scene order.
+  for (std::size_t r = 0; r < s.receivers.size(); ++r) {
+    const std::string& g = s.receivers[r].group;
+    if (g.empty()) continue;
+    auto it = std::find_if(facts.groups.begin(), facts.groups.end(),
+                           [&](const GroupOutput& x) { return x.name == g; });
+    if (it == facts.groups.end()) {
+      facts.groups.push_back({g, full_wav_name(g), full_raw_wav_name(g), {}});
+      it = std::prev(facts.groups.end());
+    }
+    it->channels.push_back(s.receivers[r].name);
+  }
+  for (const GroupOutput& g : facts.groups) {
+    std::vector<std::vector<double>> raw;
+    for (const std::string& ch : g.channels)
+      for (std::size_t r = 0; r < s.receivers.size(); ++r)
+        if (s.receivers[r].name == ch) raw.push_back(full[r]);
+    write_wav(target(dir, g.raw_wav, staged), rate, raw, false);
+    write_wav(target(dir, g.wav, staged), rate, pcm_of(s, raw), true);
+  }
+}
+
+}  // namespace sphreverb
