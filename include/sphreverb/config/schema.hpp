@@ -19,6 +19,7 @@ enum class ShapeKind;
 enum class RoomWalls;
 enum class Drive;
 enum class ReceiverType;
+enum class GeometryRole;
 
 // An interval with its unit, e.g. (0, 1] m.
 struct Range {
@@ -91,6 +92,7 @@ const Names<GradientCorrection>& gradient_names();
 const Names<RoomWalls>& room_wall_names();
 const Names<Drive>& drive_names();
 const Names<ReceiverType>& receiver_type_names();
+const Names<GeometryRole>& geometry_role_names();
 
 // The longest scene or included file read, bytes.
 inline constexpr long long kMaxSceneFileBytes = 16LL * 1024 * 1024;
