@@ -59,9 +59,13 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
       for (int i = range_lo[0]; i <= range_hi[0]; ++i) {
         if (air(i, j, k)) continue;
         const Vec3 x = site(i, j, k);
-        if (geometry.is_air(x)) continue;  // a hole of a force wall, or beyond the fill box
+        // A site in the air without a particle (a hole of a force wall, or beyond the fill
+        // box) is no ghost, unless it lies on a wall: a face through a lattice plane (the fill
+        // box is the room mesh's bounding box, read in single precision) falls on either side of
+        // it by rounding, and the layer of sites there must be ghosts either way.
+        const bool solid = !geometry.is_air(x);
         const WallContact c = geometry.contact(x);
-        if (!(c.distance <= params_.reach)) continue;
+        if (!(c.distance <= (solid ? params_.reach : kOnWall * dx))) continue;
         if (params_.piston_radius > 0.0) {
           const Vec3 r = c.point - params_.piston_center;
           const double along = dot(r, params_.piston_normal);

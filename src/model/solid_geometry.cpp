@@ -30,6 +30,7 @@ struct SolidGeometry::Part {
 SolidGeometry::SolidGeometry(std::vector<GeometryPart> parts) {
   for (auto& p : parts) parts_.push_back(std::make_unique<Part>(std::move(p)));
 }
+SolidGeometry::SolidGeometry() = default;
 SolidGeometry::SolidGeometry(SolidGeometry&&) noexcept = default;
 SolidGeometry& SolidGeometry::operator=(SolidGeometry&&) noexcept = default;
 SolidGeometry::~SolidGeometry() = default;

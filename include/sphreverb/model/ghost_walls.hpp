@@ -55,6 +55,8 @@ class GhostWalls {
  public:
   // Stencil points lie within this many spacings of the mirror point along each axis.
   static constexpr double kStencilReach = 2.5;
+  // An air-side site this close to a wall (in spacings) without a particle is a ghost too.
+  static constexpr double kOnWall = 1e-6;
   // How the ghosts' mirror states are interpolated (counts, for the log).
   struct Stats {
     std::size_t sites = 0, lagrange = 0, shepard = 0, dropped = 0;

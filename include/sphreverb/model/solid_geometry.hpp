@@ -37,7 +37,7 @@ struct WallContact {
 
 class SolidGeometry {
  public:
-  SolidGeometry() = default;
+  SolidGeometry();
   // Throws MeshError if a mesh is not closed and manifold.
   explicit SolidGeometry(std::vector<GeometryPart> parts);
   SolidGeometry(SolidGeometry&&) noexcept;
