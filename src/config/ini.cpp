@@ -119,7 +119,10 @@ void lex_into(IniScene& ini, const std::string& text, const std::string& path,
     const std::string key(trim(s.substr(0, eq)));
     const std::string value(trim(s.substr(eq + 1)));
     if (key.empty()) fail_line(shown, line, std::string(s), "missing key before '='");
-    if (!std::all_of(key.begin(), key.end(), is_key_char)) {
+    // A pattern key (material.GROUP of [geometry.NAME]) may hold '.' and '-' after its prefix.
+    const bool pattern_key = current != std::string::npos && key.find('.') != std::string::npos &&
+                             find_key(*ini.sections[current].type, key) != nullptr;
+    if (!pattern_key && !std::all_of(key.begin(), key.end(), is_key_char)) {
       fail_line(shown, line, std::string(s), "bad key name (letters, digits and '_' only)");
     }
     if (current == std::string::npos && key == "include") {
@@ -203,9 +206,18 @@ void apply_overrides(IniScene& ini, const std::map<std::string, std::string>& ov
     }
     const std::string value(trim(given));
     const std::string shown = "--" + dotted + " " + given;
-    const auto dot = dotted.rfind('.');
+    auto dot = dotted.rfind('.');
     if (dot == std::string::npos) {
       fail_line(path, 0, shown, "unknown key (expected SECTION.KEY, e.g. fluid.spacing)");
+    }
+    // A pattern key holds a dot itself (geometry.NAME.material.GROUP): the first split whose
+    // section and key both exist.
+    for (auto d = dotted.find('.'); d != std::string::npos; d = dotted.find('.', d + 1)) {
+      const SectionSpec* t = classify_section(dotted.substr(0, d));
+      if (t != nullptr && find_key(*t, dotted.substr(d + 1)) != nullptr) {
+        dot = d;
+        break;
+      }
     }
     const std::string section = dotted.substr(0, dot);
     const std::string key = dotted.substr(dot + 1);

@@ -88,14 +88,19 @@ void read_room(const Reader& r, RoomSpec& room) {
   check_box(r, "room", "min", "max", room.min, room.max);
 }
 
-void read_fill_box(const Reader& r, const RoomSpec& room, FluidSpec& f) {
-  if (!room.present && !(r.has("fluid", "fill_min") && r.has("fluid", "fill_max"))) {
+void read_fill_box(const Reader& r, const RoomSpec& room, FluidSpec& f,
+                   const std::optional<std::pair<Vec3, Vec3>>& room_mesh) {
+  if (!room.present && !room_mesh && !(r.has("fluid", "fill_min") && r.has("fluid", "fill_max"))) {
     r.fail_section("fluid",
-                   "fill_min and fill_max (x y z, m) are required when there is no [room] section");
+                   "fill_min and fill_max (x y z, m) are required when there is no [room] section "
+                   "and no room mesh ([geometry.NAME] role = room)");
   }
   if (room.present) {
     f.fill_min = room.min;
     f.fill_max = room.max;
+  } else if (room_mesh) {  // the room mesh's bounding box
+    f.fill_min = room_mesh->first;
+    f.fill_max = room_mesh->second;
   }
   r.get("fluid", "fill_min", f.fill_min);
   r.get("fluid", "fill_max", f.fill_max);
@@ -500,7 +505,8 @@ Scene parse_scene(const std::string& text, const std::string& path,
   read_equilibrium(r, s.equilibrium);
   read_fluid(r, s.fluid);
   read_room(r, s.room);
-  read_fill_box(r, s.room, s.fluid);
+  config_detail::read_geometries(r, s);
+  read_fill_box(r, s.room, s.fluid, config_detail::room_mesh_box(s));
   read_materials(r, s.materials);
   read_boundaries(r, s.boundaries);
   read_emitter(r, s.emitter);
@@ -513,10 +519,12 @@ Scene parse_scene(const std::string& text, const std::string& path,
            "must be below 0.4 sample_rate = " + format_number(0.4 * s.time.sample_rate) + " Hz");
 
   config_detail::check_materials(r, s);
+  config_detail::assign_geometry_materials(r, s);
   config_detail::derive(r, s);
   read_hybrid(r, s);
   config_detail::check_fill_box(r, s);
   config_detail::check_geometry(r, s);
+  config_detail::check_in_mesh_air(r, s);
   return s;
 }
 
@@ -543,6 +551,7 @@ const char* to_string(GradientCorrection k) { return name_of(gradient_names(), k
 const char* to_string(RoomWalls k) { return name_of(room_wall_names(), k); }
 const char* to_string(SourceType k) { return name_of(source_type_names(), k); }
 const char* to_string(PathInterpolation k) { return name_of(interpolation_names(), k); }
+const char* to_string(GeometryRole k) { return name_of(geometry_role_names(), k); }
 std::string room_face_key(int face) {
   static const char* const kKeys[6] = {"material_x_min", "material_x_max", "material_y_min",
                                        "material_y_max", "material_z_min", "material_z_max"};

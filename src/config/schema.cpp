@@ -62,6 +62,11 @@ const Names<PathInterpolation>& interpolation_names() {
                                              {"smooth", PathInterpolation::Smooth}};
   return n;
 }
+const Names<GeometryRole>& geometry_role_names() {
+  static const Names<GeometryRole> n = {{"room", GeometryRole::Room},
+                                        {"object", GeometryRole::Object}};
+  return n;
+}
 const Names<Drive>& drive_names() {
   static const Names<Drive> n = {{"displacement", Drive::Displacement},
                                  {"velocity", Drive::Velocity},
@@ -244,6 +249,32 @@ std::vector<KeySpec> make_schema() {
       number(bnd, "height", open_closed(0, 1000, "m"), "", "Cylinder: its length along the axis"),
       "cylinder: required"));
   k.push_back(text(bnd, "material", "rigid", "", "Material of the surface: " + kMaterialRef));
+  // [geometry.NAME]
+  const std::string geo = "geometry.NAME";
+  KeySpec mesh = text(geo, "mesh", "", "required",
+                      "Triangle mesh file (OBJ, STL, PLY, glTF, ...: what Assimp reads), relative "
+                      "to the scene file's directory; closed and consistently oriented");
+  mesh.type = KeyType::Path;
+  k.push_back(mesh);
+  k.push_back(choice(geo, "units", {"m", "cm", "mm", "in"}, "m", "Unit of the file's numbers"));
+  k.push_back(number(geo, "scale", open_closed(0, 1e6), "1", "Further factor on the coordinates"));
+  k.push_back(vector(geo, "rotation", "deg", "0 0 0", "",
+                     "Euler angles x y z about the fixed axes, first x, then y, then z "
+                     "(R = Rz Ry Rx), about the file's origin after scaling"));
+  k.push_back(vector(geo, "rotation_axis", "", "", "none",
+                     "Axis of a rotation by rotation_angle (right-hand rule), applied after "
+                     "`rotation`"));
+  k.push_back(number(geo, "rotation_angle", closed(-360, 360, "deg"), "0",
+                     "Angle of the rotation about rotation_axis"));
+  k.push_back(vector(geo, "translation", "m", "0 0 0", "", "Added after scaling and rotation"));
+  k.push_back(choice(geo, "role", words_of(geometry_role_names()), "",
+                     "room: air inside the mesh; object: solid inside, air around it"));
+  k.push_back(text(geo, "material", "", "none",
+                   "Material of every surface not named by a material.GROUP key: " +
+                       kMaterialRef));
+  k.push_back(text(geo, "material.GROUP", "", "`material`",
+                   "Material of the mesh surface GROUP (its material, group or object name in "
+                   "the file): " + kMaterialRef));
   // [emitter]
   KeySpec input = text("emitter", "input", "", "required",
                        "The signal: impulse (a single-sample click), sweep (an exponential sine "
@@ -407,6 +438,11 @@ std::vector<SectionSpec> make_sections() {
        true,
        "A rectangle, disc or cylindrical surface; a key of another shape is an error.",
        {}},
+      {"geometry",
+       true,
+       "A room (air inside) or an object (solid inside) from a triangle mesh, a material per "
+       "surface (docs/geometry.md).",
+       {}},
       {"emitter", false, "Required: the loudspeaker, a disc moving along its normal.", {}},
       {"emitter",
        true,
@@ -523,6 +559,20 @@ const KeySpec* find_key(const SectionSpec& type, const std::string& key) {
   const std::string section = type.named ? type.name + ".NAME" : type.name;
   for (const auto& row : scene_schema())
     if (row.section == section && row.key == key) return &row;
+  // Pattern rows: "material.GROUP" matches "material.X" for any non-empty X of name characters
+  // (letters, digits, '_', '-', '.').
+  for (const auto& row : scene_schema()) {
+    if (row.section != section) continue;
+    const auto dot = row.key.find('.');
+    if (dot == std::string::npos || row.key.compare(dot + 1, std::string::npos, "GROUP") != 0)
+      continue;
+    const std::string prefix = row.key.substr(0, dot + 1);
+    if (key.size() <= prefix.size() || key.compare(0, prefix.size(), prefix) != 0) continue;
+    const bool names = std::all_of(key.begin() + prefix.size(), key.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.';
+    });
+    if (names) return &row;
+  }
   return nullptr;
 }
 

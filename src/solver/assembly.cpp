@@ -54,6 +54,37 @@ MirrorWalls make_mirror_walls(const Scene& s, const Lattice& lattice) {
                      make_eos(s.fluid), lattice);
 }
 
+SolidGeometry make_solid_geometry(const Scene& s) {
+  std::vector<GeometryPart> parts;
+  for (const GeometrySpec& g : s.geometries) {
+    GeometryPart part;
+    part.mesh = g.mesh;
+    part.room = g.role == GeometryRole::Room;
+    for (const std::string& name : g.surface_material) {
+      const MaterialSpec& m = s.material(name);
+      part.admittance.push_back(m.rigid ? 0.0 : 1.0 / m.impedance.resistance);
+    }
+    parts.push_back(std::move(part));
+  }
+  return SolidGeometry(std::move(parts));
+}
+
+GhostWalls make_ghost_walls(const Scene& s, const SolidGeometry& geometry, const Lattice& lattice,
+                            const std::vector<Wall>& walls, int axis, double lo, double hi) {
+  if (geometry.empty()) return {};
+  GhostWallParams params;
+  params.reach = s.derived.halo_width;
+  params.eos = make_eos(s.fluid);
+  params.piston_center = s.emitter.center;
+  params.piston_normal = s.emitter.normal;
+  params.piston_radius = s.emitter.radius;
+  const auto air = [&](int i, int j, int k) {
+    const Vec3 x = lattice.site(i, j, k);
+    return is_air_site(walls, x, lattice.dx) && geometry.is_air(x);
+  };
+  return GhostWalls(geometry, lattice, air, params, axis, lo, hi);
+}
+
 DriveParams make_drive_params(const Scene& s) {
   return {s.emitter.drive, s.emitter.deflection * s.emitter.gain, s.derived.dt, s.emitter.highpass};
 }

@@ -47,11 +47,25 @@ Decomposition Decomposition::of(const Scene& s) {
   Decomposition d;
   const Lattice lattice = make_lattice(s);
   d.axis = longest_axis(s.fluid.fill_max - s.fluid.fill_min);
-  d.plane_count = count_air_per_plane(lattice, make_walls(s), d.axis);  // exact, fast
+  const std::vector<Wall> walls = make_walls(s);
+  d.plane_count = count_air_per_plane(lattice, walls, d.axis);  // exact, fast
+  if (!s.geometries.empty()) {
+    // The sites the meshes take from the air: every site in the geometry's solid (exact tests).
+    const SolidGeometry geometry = make_solid_geometry(s);
+    for (int k = 0; k < lattice.n[2]; ++k)
+      for (int j = 0; j < lattice.n[1]; ++j)
+        for (int i = 0; i < lattice.n[0]; ++i) {
+          const Vec3 x = lattice.site(i, j, k);
+          if (!geometry.is_air(x) && is_air_site(walls, x, lattice.dx)) {
+            const int ijk[3] = {i, j, k};
+            --d.plane_count[static_cast<std::size_t>(ijk[d.axis])];
+          }
+        }
+  }
   for (int k = 0; k < lattice.n[d.axis]; ++k) d.plane_pos.push_back(lattice.plane(d.axis, k));
   d.particles = std::accumulate(d.plane_count.begin(), d.plane_count.end(), std::int64_t{0});
   d.max_ranks = Slabs::max_ranks(d.plane_pos, d.plane_count, s.fluid.fill_min[d.axis],
-                                 s.fluid.fill_max[d.axis], s.derived.halo_width);
+                                 s.fluid.fill_max[d.axis], s.derived.halo_depth);
   return d;
 }
 
@@ -62,6 +76,7 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
       lattice_(make_lattice(scene)),
       walls_(make_walls(scene)),
       mirror_(make_mirror_walls(scene, lattice_)),
+      geometry_(make_solid_geometry(scene)),
       receivers_(make_receivers(scene)),
       sources_(make_point_sources(scene)),
       physics_(make_pair_physics(scene)) {
@@ -70,10 +85,20 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
   const Decomposition& dec = decomposition_;
   slabs_ =
       Slabs::balanced(dec.axis, dec.plane_pos, dec.plane_count, scene_.fluid.fill_min[dec.axis],
-                      scene_.fluid.fill_max[dec.axis], size_, d.halo_width);
+                      scene_.fluid.fill_max[dec.axis], size_, d.halo_depth);
   global_particles_ = dec.particles;
   fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
-               scene_.fluid.rest_density);
+               scene_.fluid.rest_density, geometry_.empty() ? nullptr : &geometry_);
+  if (!geometry_.empty()) {
+    const double margin = d.halo_width + scene_.fluid.spacing;
+    ghosts_ = make_ghost_walls(scene_, geometry_, lattice_, walls_, dec.axis,
+                               slabs_.lo(rank_) - margin, slabs_.hi(rank_) + margin);
+    const GhostWalls::Stats& st = ghosts_.stats();
+    logger("sim")->info(
+        "ghost walls: {} ghost sites on rank {} ({} Lagrange, {} Shepard, {} dropped), set up in "
+        "{:.3f} s",
+        st.sites, rank_, st.lagrange, st.shepard, st.dropped, st.seconds);
+  }
   rebuild();
   if (size_ > 1) balance_by_cost();
 }
@@ -125,8 +150,9 @@ void Simulation::rebuild() {
   p_.drop_copies();
   migrate(p_, slabs_, comm_);
   p_.permute_owned(NeighbourList::key_order(p_));  // lattice order: the lists' stencil
-  halo_.rebuild(p_, slabs_, d.halo_width, comm_);
+  halo_.rebuild(p_, slabs_, d.halo_depth, comm_);
   mirror_.rebuild(p_, piston_particles(scene_, walls_.back(), lattice_, p_));
+  ghosts_.rebuild(p_);  // after the mirror images: it appends to them
   neighbours_.build(p_, d.halo_width);
   tethers_ = find_tethers(
       p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h);
@@ -146,6 +172,7 @@ void Simulation::refresh(FieldSet fields) {
   halo_.refresh(p_, fields, comm_);
   timings_.lap(Phase::Halo);
   mirror_.refresh(p_, fields);
+  ghosts_.refresh(p_, fields);
   timings_.lap(Phase::Ghosts);
 }
 
@@ -236,6 +263,7 @@ void Simulation::hyperdiffuse() {
   halo_.refresh(p_, scratch_, comm_);
   timings_.lap(Phase::Halo);
   mirror_.refresh(p_, scratch_);
+  ghosts_.refresh(p_, scratch_);
   timings_.lap(Phase::Ghosts);
   compute_laplacian(p_, neighbours_, physics_, scratch_.data(), p_.drho.data());
   const double k = kHyperdiffusionEvery * scene_.derived.dt * physics_.hyperdiffusion;

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -16,8 +17,9 @@
 
 #include "sphreverb/core/vec3.hpp"
 #include "sphreverb/model/emitter.hpp"  // Drive
-#include "sphreverb/model/path.hpp"     // Keyframe, PathInterpolation
-#include "sphreverb/model/shape.hpp"    // ShapeKind
+#include "sphreverb/model/mesh.hpp"
+#include "sphreverb/model/path.hpp"   // Keyframe, PathInterpolation
+#include "sphreverb/model/shape.hpp"  // ShapeKind
 #include "sphreverb/physics/eos.hpp"
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/physics/lattice_gradient.hpp"
@@ -117,6 +119,27 @@ struct BoundarySpec {
   std::string material;  // name of a [material.NAME] section, or "rigid"
 };
 
+// room: air inside the mesh; object: solid inside, air around it.
+enum class GeometryRole { Room, Object };
+
+// [geometry.NAME]: a triangle mesh (docs/geometry.md), read, transformed and checked by the
+// parser. Its walls are ghost walls (ghost_walls.hpp).
+struct GeometrySpec {
+  std::string name;                 // NAME of [geometry.NAME]
+  std::string file;                 // the mesh file, resolved against the scene file's directory
+  std::string units = "m";          // m, cm, mm, in
+  double scale = 1.0;               // (0, 1e6]
+  Vec3 rotation;                    // degrees, extrinsic Euler x y z (R = Rz Ry Rx) ...
+  Vec3 rotation_axis;               // ... or an axis (zero: none) ...
+  double rotation_angle = 0.0;      // ... and an angle, degrees, applied after the Euler angles
+  Vec3 translation;                 // m
+  GeometryRole role = GeometryRole::Object;
+  std::string material;             // default material of the surfaces ("": none)
+  std::map<std::string, std::string> surface_given;  // material.GROUP = NAME
+  std::shared_ptr<const Mesh> mesh;                  // loaded and checked, in metres
+  std::vector<std::string> surface_material;         // per mesh surface: a material name
+};
+
 struct EmitterSpec {
   std::string input =
       "impulse";               // "impulse", "sweep" or a WAV path (resolved against the scene dir)
@@ -210,6 +233,9 @@ struct Derived {
   bool mirror_room = false;      // the [room] walls are mirror walls (RoomSpec::walls resolved)
   // m/(Pa s), 1/R of each face of a mirror room (RoomSpec::face_material order); 0 = rigid
   std::array<double, 6> room_admittance{};
+  // m, depth of the halo copies: halo_width, plus the reach of the ghost walls' interpolation
+  // stencils (GhostWalls::kStencilReach dx + dx/2) when the scene has meshes
+  double halo_depth = 0.0;
   double ppw_min = 0.0;  // spacings per wavelength where the lattice phase-speed error of the
                          // scheme reaches kFmaxPhaseError (dispersion.hpp, checked by V1)
 };
@@ -243,6 +269,7 @@ struct Scene {
   RoomSpec room;
   std::vector<MaterialSpec> materials;   // in file order; "rigid" is always present
   std::vector<BoundarySpec> boundaries;  // in file order
+  std::vector<GeometrySpec> geometries;  // in file order
   EmitterSpec emitter;
   std::vector<SourceSpec> sources;      // [emitter.NAME], in file order
   std::vector<ReceiverSpec> receivers;  // in file order; at least one
@@ -274,6 +301,7 @@ const char* to_string(GradientCorrection);
 const char* to_string(RoomWalls);
 const char* to_string(SourceType);
 const char* to_string(PathInterpolation);
+const char* to_string(GeometryRole);
 // "material_x_min" ... "material_z_max": the [room] key of face 2 axis + side.
 std::string room_face_key(int face);
 

@@ -21,6 +21,7 @@ enum class Drive;
 enum class ReceiverType;
 enum class SourceType;
 enum class PathInterpolation;
+enum class GeometryRole;
 
 // An interval with its unit, e.g. (0, 1] m.
 struct Range {
@@ -95,6 +96,7 @@ const Names<Drive>& drive_names();
 const Names<ReceiverType>& receiver_type_names();
 const Names<SourceType>& source_type_names();
 const Names<PathInterpolation>& interpolation_names();
+const Names<GeometryRole>& geometry_role_names();
 
 // The longest scene or included file read, bytes.
 inline constexpr long long kMaxSceneFileBytes = 16LL * 1024 * 1024;

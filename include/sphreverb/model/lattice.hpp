@@ -10,6 +10,7 @@
 #include "sphreverb/core/particles.hpp"
 #include "sphreverb/core/vec3.hpp"
 #include "sphreverb/model/boundary.hpp"
+#include "sphreverb/model/solid_geometry.hpp"
 
 namespace sphreverb {
 
@@ -41,12 +42,14 @@ struct Lattice {
   double plane(int axis, int p) const { return origin[axis] + p * dx; }
 };
 
-// Air sites per lattice plane along `axis` (the same on every rank; no communication).
-std::vector<std::int64_t> air_sites_per_plane(const Lattice&, const std::vector<Wall>&, int axis);
+// Air sites per lattice plane along `axis` (the same on every rank; no communication). With a
+// geometry, a site must also be in its air (SolidGeometry::is_air).
+std::vector<std::int64_t> air_sites_per_plane(const Lattice&, const std::vector<Wall>&, int axis,
+                                              const SolidGeometry* geometry = nullptr);
 
 // Appends, as owned particles at rest with density rho0, the air sites whose plane along `axis`
 // lies in [lo, hi). Particles are appended in id order.
 void fill_lattice(Particles&, const Lattice&, const std::vector<Wall>&, int axis, double lo,
-                  double hi, double rho0);
+                  double hi, double rho0, const SolidGeometry* geometry = nullptr);
 
 }  // namespace sphreverb

@@ -9,10 +9,12 @@
 #include "sphreverb/config/scene.hpp"
 #include "sphreverb/model/boundary.hpp"
 #include "sphreverb/model/emitter.hpp"
+#include "sphreverb/model/ghost_walls.hpp"
 #include "sphreverb/model/lattice.hpp"
 #include "sphreverb/model/mirror_walls.hpp"
 #include "sphreverb/model/point_source.hpp"
 #include "sphreverb/model/receiver.hpp"
+#include "sphreverb/model/solid_geometry.hpp"
 #include "sphreverb/physics/eos.hpp"
 #include "sphreverb/physics/interactions.hpp"
 
@@ -35,6 +37,17 @@ std::vector<Wall> make_walls(const Scene& scene);
 // The mirror walls of the [room] box (disabled when the room has force walls): ghosts within the
 // halo width, each face's admittance, the EOS and the lattice (its first layers).
 MirrorWalls make_mirror_walls(const Scene& scene, const Lattice& lattice);
+
+// The [geometry.NAME] meshes as solids, each surface's admittance 1/R from its material (0 =
+// rigid). Empty without meshes.
+SolidGeometry make_solid_geometry(const Scene& scene);
+
+// The ghost walls of the meshes for the lattice sites whose coordinate along `axis` lies in
+// [lo, hi] (m): reach support + skin, the EOS, the emitter disc as the piston. A site is air
+// when no force wall excludes it (is_air_site) and the geometry says so.
+GhostWalls make_ghost_walls(const Scene& scene, const SolidGeometry& geometry,
+                            const Lattice& lattice, const std::vector<Wall>& walls, int axis,
+                            double lo, double hi);
 
 // The emitter's drive at the run's time step.
 DriveParams make_drive_params(const Scene& scene);

@@ -19,10 +19,12 @@
 #include "sphreverb/core/timing.hpp"
 #include "sphreverb/model/boundary.hpp"
 #include "sphreverb/model/emitter.hpp"
+#include "sphreverb/model/ghost_walls.hpp"
 #include "sphreverb/model/lattice.hpp"
 #include "sphreverb/model/mirror_walls.hpp"
 #include "sphreverb/model/point_source.hpp"
 #include "sphreverb/model/receiver.hpp"
+#include "sphreverb/model/solid_geometry.hpp"
 #include "sphreverb/parallel/energy.hpp"
 #include "sphreverb/parallel/halo.hpp"
 #include "sphreverb/parallel/slabs.hpp"
@@ -136,6 +138,7 @@ class Simulation {
   // (samples + 1 records, identical on every rank).
   const std::vector<AcousticEnergy>& energy() const { return energy_; }
   const Slabs& slabs() const { return slabs_; }
+  const GhostWalls& ghost_walls() const { return ghosts_; }
   const Decomposition& decomposition() const { return decomposition_; }
   std::int64_t global_particles() const { return global_particles_; }
   std::int64_t rebuilds() const { return rebuilds_; }
@@ -175,6 +178,8 @@ class Simulation {
   Slabs slabs_;
   std::vector<Wall> walls_;
   MirrorWalls mirror_;
+  SolidGeometry geometry_;  // the [geometry.NAME] meshes (empty without)
+  GhostWalls ghosts_;       // their walls; ghosts after the mirror walls' images
   Halo halo_;
   NeighbourList neighbours_;
   std::vector<Tether> tethers_;

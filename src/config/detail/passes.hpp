@@ -3,7 +3,9 @@
 // naming the file, the line and the key.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "reader.hpp"
 #include "sphreverb/config/scene.hpp"
@@ -19,5 +21,14 @@ void check_fill_box(const Reader& r, const Scene& s);
 // Receivers and emitter against the fill box, the boundaries and each other; warnings into
 // s.warnings (checks.cpp).
 void check_geometry(const Reader& r, Scene& s);
+
+// [geometry.NAME] (geometry.cpp): reads, transforms and checks each mesh (needs s.room).
+void read_geometries(const Reader& r, Scene& s);
+// The bounding box of the room mesh, if there is one (the default fill box).
+std::optional<std::pair<Vec3, Vec3>> room_mesh_box(const Scene& s);
+// A material for every mesh surface (needs s.materials): material.GROUP, else material.
+void assign_geometry_materials(const Reader& r, Scene& s);
+// Receivers and the emitter inside the room mesh, outside every object, dx/2 from surfaces.
+void check_in_mesh_air(const Reader& r, const Scene& s);
 
 }  // namespace sphreverb::config_detail

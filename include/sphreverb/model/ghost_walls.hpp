@@ -1,0 +1,141 @@
+// Walls of any shape by fixed ghost particles (Marrone et al. 2011, "delta-SPH model for
+// simulating violent impact flows", CMAME 200, sec. 3: fixed ghost particles; the dummy-particle
+// family of Adami, Hu & Adams 2012). Theory and measurements: docs/theory/walls.md.
+//
+// Ghosts sit on the lattice sites on the solid side of a wall (SolidGeometry) within `reach` of
+// the air: the lattice continues through the wall, so the kernel sums of an air particle see a
+// full, regular neighbourhood. Ghost g at site x_g takes the air's state at its mirror point
+// across the nearest wall point c, x_m = 2 c - x_g:
+//
+//     rho_g = rho(x_m),    v_g = v(x_m) reflected in each face k meeting at c:
+//     v <- v - (v.n_k) n_k + (2 W_k - v.n_k) n_k,    W_k = p(x_m) / R_k  (0: rigid),
+//
+// n_k the unit normal (air -> solid) of face k, R_k its resistance (a locally reacting wall of
+// specific impedance Z = R: the mean normal velocity of air and ghost on the face is W). At a
+// point in the middle of a face this is one reflection; nearest to an edge or a corner of a box
+// it reflects every velocity component normal to the faces there, the images of mirror_walls.hpp.
+//
+// The state at x_m is interpolated from the air particles: triquadratic Lagrange interpolation on
+// a 3 x 3 x 3 block of air lattice sites around x_m (exact where x_m is a lattice site: a box
+// face half a spacing beyond the lattice gives the mirror wall's densities), else a Shepard
+// average (Wendland C2 weights, h = dx, radius 2 dx; convex, never amplifying). The
+// stencils and weights use the lattice sites, not the particles' positions: they depend on the
+// geometry alone and are computed once; a rebuild only finds the entries of the stencil ids.
+// Every stencil point lies within kStencilReach of x_m along each axis.
+//
+// Keys: a ghost's key is image_key(lattice.sites() + e, 0) with e the index of its site on the
+// lattice extended by `pad` sites on every side, unique and the same on every rank.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sphreverb/core/fields.hpp"
+#include "sphreverb/core/particles.hpp"
+#include "sphreverb/core/vec3.hpp"
+#include "sphreverb/model/lattice.hpp"
+#include "sphreverb/model/solid_geometry.hpp"
+#include "sphreverb/physics/eos.hpp"
+
+namespace sphreverb {
+
+struct GhostWallParams {
+  double reach = 0.0;  // m, ghosts are kept within this of an owned particle (support + skin)
+  Eos eos;             // pressure of the resistive walls' W = p / R
+  // The emitter disc: no ghost whose wall point lies on it (the piston's particles get no image,
+  // as with mirror walls). radius 0: none.
+  Vec3 piston_center, piston_normal;
+  double piston_radius = 0.0;  // m
+};
+
+class GhostWalls {
+ public:
+  // Stencil points lie within this many spacings of the mirror point along each axis.
+  static constexpr double kStencilReach = 2.5;
+  // An air-side site this close to a wall (in spacings) without a particle is a ghost too.
+  static constexpr double kOnWall = 1e-6;
+  // How the ghosts' mirror states are interpolated (counts, for the log).
+  struct Stats {
+    std::size_t sites = 0, lagrange = 0, shepard = 0, dropped = 0;
+    double seconds = 0.0;
+  };
+
+  GhostWalls() = default;
+  // The ghost sites of `geometry` whose coordinate along `axis` lies in [lo, hi] (m): solid
+  // sites within params.reach of a wall. air(i, j, k) says whether lattice site (i, j, k) (in
+  // range) holds an air particle. Local, deterministic.
+  template <class AirSite>
+  GhostWalls(const SolidGeometry& geometry, const Lattice& lattice, AirSite&& air,
+             const GhostWallParams& params, int axis, double lo, double hi)
+      : lattice_(lattice), params_(params) {
+    build(
+        geometry, [&](int i, int j, int k) { return air(i, j, k); }, axis, lo, hi);
+  }
+
+  bool enabled() const { return !sites_.empty(); }
+  const Stats& stats() const { return stats_; }
+  std::size_t active() const { return active_.size(); }
+
+  // Appends the ghosts within `reach` of an owned particle after the entries present (owned,
+  // halo and other ghosts), with their state. Throws std::logic_error if a stencil entry is
+  // missing (the halo must reach reach + kStencilReach dx beyond the slab).
+  void rebuild(Particles& p);
+  // Recomputes the ghosts' density and velocity (a density refresh rewrites the velocity too:
+  // W follows the pressure). Positions are fixed.
+  void refresh(Particles& p, FieldSet fields) const;
+  // Interpolates an even scalar kept outside the store (one value per entry) to the ghosts.
+  void refresh(const Particles& p, std::vector<double>& values) const;
+
+ private:
+  struct Site {
+    Vec3 x;  // m, the ghost's lattice site
+    std::int64_t key = 0;
+    int faces = 0;
+    Vec3 normal[3];
+    double admittance[3] = {0.0, 0.0, 0.0};
+    std::uint32_t first = 0, count = 0;  // its stencil in stencil_id_ / weight_
+  };
+  template <class F>
+  void build(const SolidGeometry& geometry, F&& air, int axis, double lo, double hi);
+  void build_impl(const SolidGeometry& geometry, const std::vector<char>& air_block,
+                  const int block_lo[3], const int block_n[3], int axis, double lo, double hi);
+
+  Lattice lattice_;
+  GhostWallParams params_;
+  std::vector<Site> sites_;
+  std::vector<std::int64_t> stencil_id_;  // lattice ids, ascending per ghost
+  std::vector<double> weight_;
+  // After rebuild(): the active ghosts (indices into sites_), their first slot, their stencils
+  // as entry indices (parallel to the sites' stencil ranges).
+  std::vector<std::uint32_t> active_;
+  std::size_t first_slot_ = 0;
+  std::vector<std::uint32_t> entry_;
+  Stats stats_;
+};
+
+template <class F>
+void GhostWalls::build(const SolidGeometry& geometry, F&& air, int axis, double lo, double hi) {
+  if (geometry.empty()) return;
+  // The air flags of the lattice block the stencils can touch (x_m lies within 2 reach of x_g).
+  const double dx = lattice_.dx, margin = 2.0 * params_.reach + (kStencilReach + 2.0) * dx;
+  int block_lo[3] = {0, 0, 0}, block_n[3] = {lattice_.n[0], lattice_.n[1], lattice_.n[2]};
+  const int first =
+      std::max(0, static_cast<int>(std::floor((lo - margin - lattice_.origin[axis]) / dx)));
+  const int last =
+      std::min(lattice_.n[axis] - 1,
+               static_cast<int>(std::ceil((hi + margin - lattice_.origin[axis]) / dx)));
+  block_lo[axis] = first;
+  block_n[axis] = std::max(0, last - first + 1);
+  std::vector<char> flags(static_cast<std::size_t>(block_n[0]) * block_n[1] * block_n[2], 0);
+  std::size_t q = 0;
+  for (int k = 0; k < block_n[2]; ++k)
+    for (int j = 0; j < block_n[1]; ++j)
+      for (int i = 0; i < block_n[0]; ++i, ++q)
+        flags[q] = air(i + block_lo[0], j + block_lo[1], k + block_lo[2]) ? 1 : 0;
+  build_impl(geometry, flags, block_lo, block_n, axis, lo, hi);
+}
+
+}  // namespace sphreverb

@@ -1,0 +1,60 @@
+// The scene's solids as a whole: room meshes (air inside) and object meshes (solid inside), with
+// a wall admittance per surface. It answers what the fill and the ghost walls ask: is a point in
+// the air, and where is the nearest wall, with the normals of the faces meeting there (a point
+// nearest to an edge or a corner sees several faces). Built once from checked meshes
+// (mesh_check.hpp); every query is local and deterministic, so every rank gets the same answer.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "sphreverb/core/vec3.hpp"
+#include "sphreverb/model/mesh.hpp"
+#include "sphreverb/model/mesh_query.hpp"
+
+namespace sphreverb {
+
+struct GeometryPart {
+  std::shared_ptr<const Mesh> mesh;  // checked: closed, manifold, outward normals
+  bool room = false;                 // true: air inside; false: an object, solid inside
+  // Per surface (Mesh::surface_names): 1/R of a resistive wall in m/(Pa s); 0 = rigid.
+  std::vector<double> admittance;
+};
+
+// The faces that meet at a wall point nearest to some solid-side point x: up to three distinct
+// unit normals pointing from the air into the solid, each with its surface's admittance. A point
+// nearest to the inside of a face sees one; one nearest to an edge or a corner sees every
+// distinct face plane there that x lies behind.
+struct WallContact {
+  Vec3 point;                              // m, the nearest wall point
+  double distance = 0.0;                   // m, |x - point|
+  int faces = 0;                           // 1 .. 3
+  Vec3 normal[3];                          // unit, air -> solid
+  double admittance[3] = {0.0, 0.0, 0.0};  // m/(Pa s)
+  std::size_t part = 0;
+};
+
+class SolidGeometry {
+ public:
+  SolidGeometry();
+  // Throws MeshError if a mesh is not closed and manifold.
+  explicit SolidGeometry(std::vector<GeometryPart> parts);
+  SolidGeometry(SolidGeometry&&) noexcept;
+  SolidGeometry& operator=(SolidGeometry&&) noexcept;
+  ~SolidGeometry();
+
+  bool empty() const { return parts_.empty(); }
+  bool has_room() const;
+  // Air: strictly inside every room mesh and strictly outside every object mesh (exact side
+  // tests; a point on a surface is not air).
+  bool is_air(const Vec3& x) const;
+  // The nearest wall point over all parts (ties: the lowest part index) and its faces.
+  WallContact contact(const Vec3& x) const;
+
+ private:
+  struct Part;
+  std::vector<std::unique_ptr<Part>> parts_;
+};
+
+}  // namespace sphreverb

@@ -1,0 +1,162 @@
+// [geometry.NAME] sections (geometry.hpp in detail/passes.hpp): the mesh files read, transformed
+// and checked while the scene is parsed, a material for every surface, and the emitter and the
+// receivers in the air of the meshes. Every rank parses the scene and reads the same files, so
+// every rank reaches the same verdict (collective by construction).
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "detail/passes.hpp"
+#include "sphreverb/model/mesh_check.hpp"
+#include "sphreverb/model/mesh_io.hpp"
+#include "sphreverb/model/mesh_query.hpp"
+
+namespace sphreverb::config_detail {
+
+namespace fs = std::filesystem;
+
+void read_geometries(const Reader& r, Scene& s) {
+  s.geometries.clear();
+  for (const IniSection* sec_ptr : r.sections_of("geometry")) {
+    const std::string& sec = sec_ptr->name;
+    GeometrySpec g;
+    g.name = sec.substr(sec.find('.') + 1);
+    r.require(sec, "mesh", "a mesh file path relative to the scene file");
+    r.require(sec, "role", "room or object");
+    r.get(sec, "mesh", g.file);
+    r.get(sec, "units", g.units);
+    if (!parse_length_unit(g.units))
+      r.fail(sec, "units", "unknown unit (allowed: " + join(r.spec(sec, "units").names) + ")");
+    r.get(sec, "scale", g.scale);
+    r.get(sec, "rotation", g.rotation);
+    r.get(sec, "rotation_axis", g.rotation_axis);
+    r.get(sec, "rotation_angle", g.rotation_angle);
+    r.get(sec, "translation", g.translation);
+    r.get_enum(sec, "role", g.role, geometry_role_names());
+    r.get(sec, "material", g.material);
+    for (const std::string& key : sec_ptr->keys) {
+      if (key.rfind("material.", 0) != 0) continue;
+      std::string value;
+      r.get(sec, key, value);
+      g.surface_given[key.substr(9)] = value;
+    }
+    if (r.has(sec, "rotation_angle") && g.rotation_angle != 0.0 && !(norm(g.rotation_axis) > 0.0))
+      r.fail(sec, "rotation_axis", "a non-zero axis is required with rotation_angle");
+    fs::path file(g.file);
+    if (file.is_relative()) file = fs::path(r.path()).parent_path() / file;
+    g.file = file.string();
+    MeshLoadOptions opt;
+    opt.unit = *parse_length_unit(g.units);
+    opt.scale = g.scale;
+    opt.rotation = Rotation::euler_xyz_degrees(g.rotation);
+    if (norm(g.rotation_axis) > 0.0 && g.rotation_angle != 0.0) {
+      const Rotation second = Rotation::axis_angle_degrees(g.rotation_axis, g.rotation_angle);
+      Rotation both;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          double v = 0.0;
+          for (int k = 0; k < 3; ++k) v += second.m[i][k] * opt.rotation.m[k][j];
+          both.m[i][j] = v;
+        }
+      opt.rotation = both;
+    }
+    opt.translation = g.translation;
+    try {
+      auto mesh = std::make_shared<Mesh>(load_mesh(file, opt));
+      if (const auto problem = check_mesh(*mesh)) r.fail(sec, "mesh", problem->message);
+      g.mesh = std::move(mesh);
+    } catch (const MeshError& e) {
+      r.fail(sec, "mesh", e.what());
+    }
+    if (g.role == GeometryRole::Room) {
+      if (s.room.present)
+        r.fail(sec, "role",
+               "a room mesh and a [room] section: give the room one way (remove [room] or use "
+               "role = object)");
+      for (const auto& other : s.geometries)
+        if (other.role == GeometryRole::Room)
+          r.fail(sec, "role", "a second room mesh ([geometry." + other.name + "] is the room)");
+    }
+    s.geometries.push_back(std::move(g));
+  }
+}
+
+std::optional<std::pair<Vec3, Vec3>> room_mesh_box(const Scene& s) {
+  for (const auto& g : s.geometries) {
+    if (g.role != GeometryRole::Room) continue;
+    const MeshFacts f = mesh_facts(*g.mesh);
+    return std::make_pair(f.min, f.max);
+  }
+  return std::nullopt;
+}
+
+void assign_geometry_materials(const Reader& r, Scene& s) {
+  const auto known = [&](const std::string& name) {
+    return std::any_of(s.materials.begin(), s.materials.end(),
+                       [&](const MaterialSpec& m) { return m.name == name; });
+  };
+  for (auto& g : s.geometries) {
+    const std::string sec = "geometry." + g.name;
+    const std::vector<std::string>& names = g.mesh->surface_names;
+    const std::string list = join(names);
+    for (const auto& [group, material] : g.surface_given) {
+      if (std::find(names.begin(), names.end(), group) == names.end())
+        r.fail(sec, "material." + group,
+               g.file + " has no surface named '" + group + "' (surfaces: " + list + ")");
+      if (!known(material))
+        r.fail(sec, "material." + group,
+               "unknown material '" + material + "' (rigid or a [material.NAME] section)");
+    }
+    if (!g.material.empty() && !known(g.material))
+      r.fail(sec, "material",
+             "unknown material '" + g.material + "' (rigid or a [material.NAME] section)");
+    g.surface_material.clear();
+    for (const std::string& surface : names) {
+      const auto it = g.surface_given.find(surface);
+      const std::string m = it != g.surface_given.end() ? it->second : g.material;
+      if (m.empty())
+        r.fail_section(sec, "surface '" + surface + "' of " + g.file +
+                                " has no material: add `material = NAME` (every surface) or "
+                                "`material." +
+                                surface + " = NAME` (surfaces: " + list + ")");
+      const MaterialSpec& spec = s.material(m);
+      if (!spec.rigid && spec.absorption.size() != 1)
+        r.fail(sec, it != g.surface_given.end() ? "material." + surface : std::string("material"),
+               "material '" + m +
+                   "' of a mesh surface must be rigid or one broadband `absorption` (the "
+                   "ghost walls are resistive walls)");
+      g.surface_material.push_back(m);
+    }
+  }
+}
+
+void check_in_mesh_air(const Reader& r, const Scene& s) {
+  if (s.geometries.empty()) return;
+  std::vector<MeshQuery> queries;
+  for (const auto& g : s.geometries) queries.emplace_back(*g.mesh);
+  const double margin = 0.5 * s.fluid.spacing;
+  const auto check = [&](const std::string& section, const std::string& key, const Vec3& p,
+                         const std::string& what) {
+    for (std::size_t i = 0; i < s.geometries.size(); ++i) {
+      const GeometrySpec& g = s.geometries[i];
+      const MeshSide side = queries[i].side(p);
+      const bool room = g.role == GeometryRole::Room;
+      if (room ? side != MeshSide::Inside : side != MeshSide::Outside)
+        r.fail(section, key,
+               what + " " + format_vec(p) + " m lies " +
+                   (room ? "outside the room" : "inside the solid") + " [geometry." + g.name +
+                   "] (" + g.file + ")");
+      const double d = queries[i].closest(p).distance;
+      if (d < margin)
+        r.fail(section, key,
+               what + " " + format_vec(p) + " m lies " + format_number(d) +
+                   " m from a surface of [geometry." + g.name + "] (" + g.file +
+                   "), less than dx/2 = " + format_number(margin) + " m: no air there");
+    }
+  };
+  for (const auto& rec : s.receivers)
+    check("receiver." + rec.name, "position", rec.position, "receiver '" + rec.name + "' at");
+  check("emitter", "center", s.emitter.center, "the emitter's centre");
+}
+
+}  // namespace sphreverb::config_detail

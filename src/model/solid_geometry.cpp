@@ -1,0 +1,117 @@
+#include "sphreverb/model/solid_geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace sphreverb {
+
+struct SolidGeometry::Part {
+  GeometryPart spec;
+  MeshQuery query;
+  Vec3 lo, hi;                                     // bounding box, m
+  std::vector<std::vector<std::size_t>> incident;  // per vertex: its triangles
+  explicit Part(GeometryPart p) : spec(std::move(p)), query(*spec.mesh) {
+    const Mesh& m = *spec.mesh;
+    lo = hi = m.vertices.empty() ? Vec3{} : m.vertices[0];
+    for (const Vec3& v : m.vertices)
+      for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], v[a]), hi[a] = std::max(hi[a], v[a]);
+    incident.resize(m.vertices.size());
+    for (std::size_t t = 0; t < m.triangles.size(); ++t)
+      for (int k = 0; k < 3; ++k) incident[m.triangles[t][k]].push_back(t);
+  }
+  bool in_box(const Vec3& x) const {
+    for (int a = 0; a < 3; ++a)
+      if (x[a] < lo[a] || x[a] > hi[a]) return false;
+    return true;
+  }
+};
+
+SolidGeometry::SolidGeometry(std::vector<GeometryPart> parts) {
+  for (auto& p : parts) parts_.push_back(std::make_unique<Part>(std::move(p)));
+}
+SolidGeometry::SolidGeometry() = default;
+SolidGeometry::SolidGeometry(SolidGeometry&&) noexcept = default;
+SolidGeometry& SolidGeometry::operator=(SolidGeometry&&) noexcept = default;
+SolidGeometry::~SolidGeometry() = default;
+
+bool SolidGeometry::has_room() const {
+  for (const auto& p : parts_)
+    if (p->spec.room) return true;
+  return false;
+}
+
+bool SolidGeometry::is_air(const Vec3& x) const {
+  for (const auto& p : parts_) {
+    if (p->spec.room) {
+      if (!p->in_box(x) || p->query.side(x) != MeshSide::Inside) return false;
+    } else if (p->in_box(x) && p->query.side(x) != MeshSide::Outside) {
+      return false;
+    }
+  }
+  return true;
+}
+
+WallContact SolidGeometry::contact(const Vec3& x) const {
+  WallContact c;
+  c.distance = std::numeric_limits<double>::infinity();
+  ClosestPoint best;
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    const ClosestPoint cp = parts_[i]->query.closest(x);
+    if (cp.distance < c.distance) c.distance = cp.distance, c.part = i, best = cp;
+  }
+  if (parts_.empty()) return c;
+  const Part& part = *parts_[c.part];
+  const Mesh& m = *part.spec.mesh;
+  const double sign = part.spec.room ? 1.0 : -1.0;  // outward normals of an object point into air
+  c.point = best.point;
+  // Where on its triangle the point lies: barycentric coordinates, a corner or an edge when some
+  // are (nearly) zero; then the triangles around that corner or edge.
+  const auto& tri = m.triangles[best.triangle];
+  const Vec3 a = m.vertices[tri[0]], b = m.vertices[tri[1]], d = m.vertices[tri[2]];
+  const Vec3 n = m.area_vector(best.triangle);
+  const double area2 = dot(n, n);
+  const double w[3] = {dot(cross(b - c.point, d - c.point), n) / area2,
+                       dot(cross(d - c.point, a - c.point), n) / area2,
+                       dot(cross(a - c.point, b - c.point), n) / area2};
+  constexpr double kOnFeature = 1e-9;
+  std::vector<std::size_t> around;
+  int zero = 0;
+  for (int k = 0; k < 3; ++k) zero += w[k] < kOnFeature ? 1 : 0;
+  if (zero == 0) {
+    around.push_back(best.triangle);
+  } else if (zero == 1) {  // the edge opposite the zero coordinate
+    int k0 = 0;
+    while (!(w[k0] < kOnFeature)) ++k0;
+    const std::size_t v1 = tri[(k0 + 1) % 3], v2 = tri[(k0 + 2) % 3];
+    for (std::size_t t : part.incident[v1])
+      if (std::find(m.triangles[t].begin(), m.triangles[t].end(), v2) != m.triangles[t].end())
+        around.push_back(t);
+  } else {  // the corner with the largest coordinate
+    int k1 = 0;
+    for (int k = 1; k < 3; ++k)
+      if (w[k] > w[k1]) k1 = k;
+    around = part.incident[tri[k1]];
+  }
+  std::sort(around.begin(), around.end());
+  // The triangle itself first, then the distinct planes x lies behind.
+  const Vec3 away = x - c.point;
+  const double tiny = 1e-12 * std::max(1.0, c.distance);
+  const auto add = [&](std::size_t t) {
+    const Vec3 nt = sign * normalized(m.area_vector(t));
+    for (int f = 0; f < c.faces; ++f)
+      if (dot(c.normal[f], nt) > 1.0 - 1e-9) return;
+    if (c.faces == 3) return;
+    c.normal[c.faces] = nt;
+    const std::size_t s = m.surface[t];
+    c.admittance[c.faces] = s < part.spec.admittance.size() ? part.spec.admittance[s] : 0.0;
+    ++c.faces;
+  };
+  add(best.triangle);
+  if (zero > 0)
+    for (std::size_t t : around)
+      if (t != best.triangle && dot(sign * m.area_vector(t), away) > tiny) add(t);
+  return c;
+}
+
+}  // namespace sphreverb
