@@ -7,6 +7,7 @@
 
 #include "sphreverb/io/checkpoint.hpp"
 #include "sphreverb/io/output.hpp"
+#include "sphreverb/model/mesh_check.hpp"
 #include "sphreverb/physics/dispersion.hpp"
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/solver/cost.hpp"
@@ -68,20 +69,46 @@ std::string checkpoints_line(const Scene& s, const Decomposition& dec) {
 
 }  // namespace
 
+// "  mesh ..." lines: each [geometry.NAME] mesh as read (after its transform).
+std::string meshes_report(const Scene& s) {
+  std::ostringstream o;
+  o.precision(4);
+  for (const GeometrySpec& g : s.geometries) {
+    const MeshFacts f = mesh_facts(*g.mesh);
+    o << "  mesh geometry." << g.name << "  " << to_string(g.role) << ", " << g.file << ": "
+      << f.triangles << " triangles, " << f.vertices << " vertices, " << f.surfaces.size()
+      << " surfaces, volume " << f.volume << " m^3, from (" << f.min.x << " " << f.min.y << " "
+      << f.min.z << ") to (" << f.max.x << " " << f.max.y << " " << f.max.z << ") m\n";
+  }
+  return o.str();
+}
+
 std::string surfaces_report(const Scene& s) {
   std::ostringstream o;
   o.precision(4);
+  o << meshes_report(s);
   const std::vector<SceneSurface> surfaces = scene_surfaces(s);
-  o << "  surfaces             " << surfaces.size() << " (area of one side; plates count twice)\n";
+  std::size_t width = 20;
+  for (const SceneSurface& f : surfaces) width = std::max(width, f.name.size() + 2);
+  o << "  surfaces             " << surfaces.size()
+    << " (area the air sees, of one side; plates count twice)\n";
   for (const SceneSurface& f : surfaces) {
-    o << "    " << f.name << std::string(f.name.size() < 22 ? 22 - f.name.size() : 1, ' ') << f.area
-      << " m^2";
+    o << "    " << f.name << std::string(width - f.name.size(), ' ') << f.area << " m^2";
     if (f.sides == 2) o << " x 2";
     o << "  " << f.material << "\n";
   }
+  o << "  area per material   ";
+  const char* sep = " ";
+  for (const auto& [material, area] : area_per_material(s)) {
+    o << sep << material << " " << area << " m^2";
+    sep = ", ";
+  }
+  o << "\n";
   bool known = false;
   const Reverberation r = scene_reverberation(s, known);
-  o << "  air volume           " << air_volume(s) << " m^3\n";
+  o << "  air volume           " << air_volume(s) << " m^3";
+  if (!s.geometries.empty()) o << " (the room less its objects, from the meshes)";
+  o << "\n";
   if (!known) {
     o << "  reverberation        not estimated: a material is given by stiffness and damping, "
          "not by its absorption\n";
