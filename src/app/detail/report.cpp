@@ -7,6 +7,7 @@
 
 #include "sphreverb/io/checkpoint.hpp"
 #include "sphreverb/io/output.hpp"
+#include "sphreverb/model/lattice.hpp"
 #include "sphreverb/model/mesh_check.hpp"
 #include "sphreverb/physics/dispersion.hpp"
 #include "sphreverb/physics/kernel.hpp"
@@ -67,8 +68,6 @@ std::string checkpoints_line(const Scene& s, const Decomposition& dec) {
   return o.str();
 }
 
-}  // namespace
-
 // "  mesh ..." lines: each [geometry.NAME] mesh as read (after its transform).
 std::string meshes_report(const Scene& s) {
   std::ostringstream o;
@@ -82,6 +81,22 @@ std::string meshes_report(const Scene& s) {
   }
   return o.str();
 }
+
+// "  mesh set-up ...": the time to read and check the mesh files and to classify the lattice.
+std::string mesh_setup_line(const Scene& s, const Decomposition& dec) {
+  if (s.geometries.empty()) return "";
+  std::ostringstream o;
+  o.precision(3);
+  double read = 0.0;
+  for (const GeometrySpec& g : s.geometries) read += g.read_seconds;
+  const Lattice lattice = Lattice::filling(s.fluid.fill_min, s.fluid.fill_max, s.fluid.spacing);
+  o << "  mesh set-up          " << s.geometries.size() << " mesh(es) read and checked in " << read
+    << " s; " << static_cast<double>(lattice.sites()) << " lattice sites classified in "
+    << dec.classify_seconds << " s\n";
+  return o.str();
+}
+
+}  // namespace
 
 std::string surfaces_report(const Scene& s) {
   std::ostringstream o;
@@ -204,7 +219,7 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
     << "  memory per rank      ~" << per_rank * solver_bytes_per_particle(s, copies) / 1048576.0
     << " MiB (" << solver_bytes_per_particle(s, copies) << " bytes per particle)\n"
-    << checkpoints_line(s, dec) << hybrid_line(s, ranks);
+    << checkpoints_line(s, dec) << hybrid_line(s, ranks) << mesh_setup_line(s, dec);
   for (const auto& w : s.warnings) o << "  warning: " << w << "\n";
   return o.str();
 }

@@ -9,6 +9,7 @@
 
 #include "sphreverb/config/scene.hpp"
 #include "sphreverb/io/surface_file.hpp"
+#include "sphreverb/model/lattice.hpp"
 #include "sphreverb/model/mesh_check.hpp"
 #include "sphreverb/solver/simulation.hpp"
 #include "sphreverb/solver/surfaces.hpp"
@@ -257,6 +258,14 @@ TEST(Surfaces, MeshRoomReverberationAndLattice) {
   const Decomposition dec = Decomposition::of(s);
   EXPECT_EQ(dec.particles, 56 * 44 * 36 - 24 * 22 * 36);
   EXPECT_NEAR(static_cast<double>(dec.particles) * std::pow(0.025, 3), air_volume(s), kFloat);
+  // The same at 1 cm (140 spacings: 1.4f is 8e-6 spacings short of them) ...
+  const Lattice fine =
+      Lattice::filling({0, 0, 0}, {double(1.4f), double(1.1f), double(0.9f)}, 0.01);
+  EXPECT_EQ(fine.n[0], 140);
+  EXPECT_EQ(fine.n[1], 110);
+  EXPECT_EQ(fine.n[2], 90);
+  // ... but a box a hundredth of a spacing short of a whole number is not rounded up.
+  EXPECT_EQ(Lattice::filling({0, 0, 0}, {1.3999, 1.1, 0.9}, 0.01).n[0], 139);
 }
 
 }  // namespace
