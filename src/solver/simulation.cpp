@@ -125,7 +125,7 @@ void Simulation::balance_by_cost() {
     Slabs cut;
     try {
       cut = Slabs::balanced(dec.axis, dec.plane_pos, cost, scene_.fluid.fill_min[dec.axis],
-                            scene_.fluid.fill_max[dec.axis], size_, d.halo_width);
+                            scene_.fluid.fill_max[dec.axis], size_, d.halo_depth);
     } catch (const DecompositionError&) {
       break;  // too thin to move the cuts: keep the count-balanced slabs (the same on all ranks)
     }
@@ -136,8 +136,14 @@ void Simulation::balance_by_cost() {
     p_ = Particles{};
     neighbours_ = NeighbourList{};  // freed before the next build: no two sets of lists at once
     tethers_.clear();
+    // The same fill and ghost walls as the constructor's, for the new slab.
     fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
-                 scene_.fluid.rest_density);
+                 scene_.fluid.rest_density, geometry_.empty() ? nullptr : &geometry_);
+    if (!geometry_.empty()) {
+      const double margin = d.halo_width + scene_.fluid.spacing;
+      ghosts_ = make_ghost_walls(scene_, geometry_, lattice_, walls_, dec.axis,
+                                 slabs_.lo(rank_) - margin, slabs_.hi(rank_) + margin);
+    }
     rebuild();
   }
   rebuilds_ = 1;  // the construction's rebuild, whatever the passes took
