@@ -197,8 +197,8 @@ void warn_free_emitter(Scene& s) {
   s.warnings.push_back(
       "[emitter] center = " + format_vec(s.emitter.center) +
       ": the disc is free in the air (not within dx = " + format_number(s.fluid.spacing) +
-      " m of a [room] face, [boundary] plate or mesh face parallel to it): a free disc scatters sound into "
-      "the lattice's short-wave branch, which no wall absorbs; put it on a wall "
+      " m of a [room] face, [boundary] plate or mesh face parallel to it): a free disc scatters "
+      "sound into the lattice's short-wave branch, which no wall absorbs; put it on a wall "
       "(docs/scene-reference.md)");
 }
 
