@@ -8,6 +8,7 @@
 
 #include "detail/passes.hpp"
 #include "sphreverb/config/derived.hpp"
+#include "sphreverb/model/mesh_query.hpp"
 
 namespace sphreverb {
 
@@ -164,8 +165,9 @@ void warn_room_faces(Scene& s) {
       "configured (docs/scene-reference.md)");
 }
 
-// The disc lies on a wall: its normal along a [room] face's axis (or a plate's normal) and its
-// centre within dx of that face (and within the plate's extent).
+// The disc lies on a wall: its normal along a [room] face's axis (or a plate's normal, or the
+// normal of the nearest mesh face) and its centre within dx of that face (and within the plate's
+// extent).
 bool emitter_on_wall(const Scene& s) {
   const EmitterSpec& e = s.emitter;
   const double dx = s.fluid.spacing;
@@ -183,6 +185,10 @@ bool emitter_on_wall(const Scene& s) {
     const SurfacePoint p = locate(b, e.center);
     if (std::abs(p.side) <= dx && p.outside == 0.0) return true;
   }
+  for (const auto& g : s.geometries) {
+    const ClosestPoint p = MeshQuery(*g.mesh).closest(e.center);
+    if (p.distance <= dx && std::abs(dot(p.normal, e.normal)) >= kParallel) return true;
+  }
   return false;
 }
 
@@ -191,8 +197,8 @@ void warn_free_emitter(Scene& s) {
   s.warnings.push_back(
       "[emitter] center = " + format_vec(s.emitter.center) +
       ": the disc is free in the air (not within dx = " + format_number(s.fluid.spacing) +
-      " m of a [room] face or [boundary] plate parallel to it): a free disc scatters sound into "
-      "the lattice's short-wave branch, which no wall absorbs; put it on a wall "
+      " m of a [room] face, [boundary] plate or mesh face parallel to it): a free disc scatters "
+      "sound into the lattice's short-wave branch, which no wall absorbs; put it on a wall "
       "(docs/scene-reference.md)");
 }
 

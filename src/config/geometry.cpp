@@ -3,6 +3,7 @@
 // receivers in the air of the meshes. Every rank parses the scene and reads the same files, so
 // every rank reaches the same verdict (collective by construction).
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <set>
 
@@ -61,6 +62,7 @@ void read_geometries(const Reader& r, Scene& s) {
       opt.rotation = both;
     }
     opt.translation = g.translation;
+    const auto start = std::chrono::steady_clock::now();
     try {
       auto mesh = std::make_shared<Mesh>(load_mesh(file, opt));
       if (const auto problem = check_mesh(*mesh)) r.fail(sec, "mesh", problem->message);
@@ -68,6 +70,8 @@ void read_geometries(const Reader& r, Scene& s) {
     } catch (const MeshError& e) {
       r.fail(sec, "mesh", e.what());
     }
+    g.read_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (g.role == GeometryRole::Room) {
       if (s.room.present)
         r.fail(sec, "role",

@@ -518,8 +518,8 @@ Warnings (printed by `check` and in the run log; the run goes on):
   a multiple of `spacing`; the lattice is centred in the fill box). The face's wall then acts
   across a gap of the wrong width and absorbs far less than configured: a 0.8 x 0.6 x 0.5 m room
   at 15 mm with absorption = 0.3 decays with T30 ~ 110 ms where Eyring's formula gives 27 ms.
-- An emitter disc free in the air rather than on a wall (its centre within dx of a `[room]` face
-  or a `[boundary.NAME]` plate parallel to it): a free disc scatters sound into the lattice's
+- An emitter disc free in the air rather than on a wall (its centre within dx of a `[room]` face,
+  a `[boundary.NAME]` plate or a `[geometry.NAME]` mesh face parallel to it): a free disc scatters sound into the lattice's
   short-wave branch (k dx near pi), which no wall absorbs, and the nearby modes lose energy.
 )";
 

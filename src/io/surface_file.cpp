@@ -61,8 +61,8 @@ void write_surface_file(const std::string& dir, const Mesh& mesh) {
     f.write_rows("/surfaces/vertices", Type::F64, xyz.data(), v, 3, 0, v, "m",
                  "vertex positions of the scene's surfaces");
     f.write_rows("/surfaces/triangles", Type::I64, tri.data(), t, 3, 0, t, "1",
-                 "vertex indices (0-based) of each triangle, right-hand normal along the "
-                 "surface's normal");
+                 "vertex indices (0-based) of each triangle, right-hand normal into the air "
+                 "(a plate's along its normal)");
     f.write_rows("/surfaces/material", Type::I32, material.data(), t, 0, 0, t, "1",
                  "material id of each triangle: the line of /surfaces/material_names (0-based)");
     f.write_string("/surfaces/material_names", names, "",

@@ -1,5 +1,6 @@
 #include "sphreverb/model/lattice.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sphreverb {
@@ -9,7 +10,8 @@ Lattice Lattice::filling(const Vec3& lo, const Vec3& hi, double dx) {
   l.dx = dx;
   for (int a = 0; a < 3; ++a) {
     const double length = hi[a] - lo[a];
-    l.n[a] = static_cast<int>(std::floor(length / l.dx + 1e-9));
+    const double spacings = length / l.dx;
+    l.n[a] = static_cast<int>(std::floor(spacings + 1e-6 * std::max(1.0, spacings)));
     l.origin[a] = lo[a] + 0.5 * (length - l.n[a] * l.dx) + 0.5 * l.dx;
   }
   return l;

@@ -1,6 +1,7 @@
 #include "sphreverb/solver/simulation.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -51,6 +52,7 @@ Decomposition Decomposition::of(const Scene& s) {
   d.plane_count = count_air_per_plane(lattice, walls, d.axis);  // exact, fast
   if (!s.geometries.empty()) {
     // The sites the meshes take from the air: every site in the geometry's solid (exact tests).
+    const auto start = std::chrono::steady_clock::now();
     const SolidGeometry geometry = make_solid_geometry(s);
     for (int k = 0; k < lattice.n[2]; ++k)
       for (int j = 0; j < lattice.n[1]; ++j)
@@ -61,6 +63,8 @@ Decomposition Decomposition::of(const Scene& s) {
             --d.plane_count[static_cast<std::size_t>(ijk[d.axis])];
           }
         }
+    d.classify_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   for (int k = 0; k < lattice.n[d.axis]; ++k) d.plane_pos.push_back(lattice.plane(d.axis, k));
   d.particles = std::accumulate(d.plane_count.begin(), d.plane_count.end(), std::int64_t{0});
@@ -87,8 +91,11 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
       Slabs::balanced(dec.axis, dec.plane_pos, dec.plane_count, scene_.fluid.fill_min[dec.axis],
                       scene_.fluid.fill_max[dec.axis], size_, d.halo_depth);
   global_particles_ = dec.particles;
+  const auto fill_start = std::chrono::steady_clock::now();
   fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                scene_.fluid.rest_density, geometry_.empty() ? nullptr : &geometry_);
+  const double fill_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_start).count();
   if (!geometry_.empty()) {
     const double margin = d.halo_width + scene_.fluid.spacing;
     ghosts_ = make_ghost_walls(scene_, geometry_, lattice_, walls_, dec.axis,
@@ -96,8 +103,8 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
     const GhostWalls::Stats& st = ghosts_.stats();
     logger("sim")->info(
         "ghost walls: {} ghost sites on rank {} ({} Lagrange, {} Shepard, {} dropped), set up in "
-        "{:.3f} s",
-        st.sites, rank_, st.lagrange, st.shepard, st.dropped, st.seconds);
+        "{:.3f} s; the slab's lattice sites classified and filled in {:.3f} s",
+        st.sites, rank_, st.lagrange, st.shepard, st.dropped, st.seconds, fill_seconds);
   }
   rebuild();
   if (size_ > 1) balance_by_cost();
@@ -118,7 +125,7 @@ void Simulation::balance_by_cost() {
     Slabs cut;
     try {
       cut = Slabs::balanced(dec.axis, dec.plane_pos, cost, scene_.fluid.fill_min[dec.axis],
-                            scene_.fluid.fill_max[dec.axis], size_, d.halo_width);
+                            scene_.fluid.fill_max[dec.axis], size_, d.halo_depth);
     } catch (const DecompositionError&) {
       break;  // too thin to move the cuts: keep the count-balanced slabs (the same on all ranks)
     }
@@ -129,8 +136,14 @@ void Simulation::balance_by_cost() {
     p_ = Particles{};
     neighbours_ = NeighbourList{};  // freed before the next build: no two sets of lists at once
     tethers_.clear();
+    // The same fill and ghost walls as the constructor's, for the new slab.
     fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
-                 scene_.fluid.rest_density);
+                 scene_.fluid.rest_density, geometry_.empty() ? nullptr : &geometry_);
+    if (!geometry_.empty()) {
+      const double margin = d.halo_width + scene_.fluid.spacing;
+      ghosts_ = make_ghost_walls(scene_, geometry_, lattice_, walls_, dec.axis,
+                                 slabs_.lo(rank_) - margin, slabs_.hi(rank_) + margin);
+    }
     rebuild();
   }
   rebuilds_ = 1;  // the construction's rebuild, whatever the passes took

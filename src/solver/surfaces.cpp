@@ -1,9 +1,13 @@
 #include "sphreverb/solver/surfaces.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numbers>
+#include <optional>
 
 #include "sphreverb/model/boundary.hpp"
+#include "sphreverb/model/mesh_check.hpp"
+#include "sphreverb/model/mesh_query.hpp"
 #include "sphreverb/model/shape_mesh.hpp"
 
 namespace sphreverb {
@@ -21,6 +25,69 @@ std::vector<WallShape> surface_shapes(const Scene& s) {
 }
 }  // namespace
 
+namespace {
+const GeometrySpec* room_mesh(const Scene& s) {
+  for (const GeometrySpec& g : s.geometries)
+    if (g.role == GeometryRole::Room) return &g;
+  return nullptr;
+}
+
+// Where an object's triangle lies with respect to the room: in its air, on its boundary (then
+// `surface` is the index in scene_surfaces of the room surface it touches), or outside it.
+class RoomContact {
+ public:
+  enum Where { Air, Touching, Outside };
+
+  // `mesh_base`: the index in scene_surfaces of the room mesh's first surface.
+  RoomContact(const Scene& s, std::size_t mesh_base) : base_(mesh_base) {
+    Vec3 lo, hi;
+    if (const GeometrySpec* g = room_mesh(s)) {
+      query_.emplace(*g->mesh);
+      const MeshFacts f = mesh_facts(*g->mesh);
+      lo = f.min, hi = f.max;
+    } else if (s.room.present) {
+      lo = lo_ = s.room.min, hi = hi_ = s.room.max;
+    } else {
+      none_ = true;
+    }
+    tol_ = kContactTolerance * std::max(1.0, norm(hi - lo));
+  }
+
+  Where at(const Vec3& c, std::size_t& surface) const {
+    if (none_) return Air;
+    if (query_) {
+      const ClosestPoint p = query_->closest(c);
+      if (p.distance <= tol_) {
+        surface = base_ + p.surface;
+        return Touching;
+      }
+      return query_->inside(c) ? Air : Outside;
+    }
+    int nearest = -1;
+    double gap = 2.0 * tol_;
+    for (int axis = 0; axis < 3; ++axis) {
+      if (c[axis] < lo_[axis] - tol_ || c[axis] > hi_[axis] + tol_) return Outside;
+      for (int side = 0; side < 2; ++side) {
+        const double d = std::abs(c[axis] - (side == 0 ? lo_[axis] : hi_[axis]));
+        if (d < gap) gap = d, nearest = 2 * axis + side;
+      }
+    }
+    if (gap > tol_) return Air;
+    surface = static_cast<std::size_t>(nearest);
+    return Touching;
+  }
+
+ private:
+  std::optional<MeshQuery> query_;
+  bool none_ = false;
+  Vec3 lo_, hi_;
+  double tol_ = 0.0;
+  std::size_t base_ = 0;
+};
+
+double triangle_area(const Mesh& m, std::size_t t) { return 0.5 * norm(m.area_vector(t)); }
+}  // namespace
+
 std::vector<SceneSurface> scene_surfaces(const Scene& s) {
   std::vector<SceneSurface> out;
   const std::vector<WallShape> shapes = surface_shapes(s);
@@ -33,14 +100,46 @@ std::vector<SceneSurface> scene_surfaces(const Scene& s) {
     const int sides = b.shape == ShapeKind::Cylinder ? 1 : 2;
     out.push_back({"boundary." + b.name, b.material, shape_area(shapes[k++]), sides});
   }
+  if (s.geometries.empty()) return out;
+  // Every mesh surface with the area of its triangles; then each object triangle that is not in
+  // the room's air is taken out again, and one touching the room from the room surface under it.
+  std::vector<std::size_t> base;
+  std::size_t room_base = 0;
+  for (const GeometrySpec& g : s.geometries) {
+    base.push_back(out.size());
+    if (g.role == GeometryRole::Room) room_base = out.size();
+    const MeshFacts facts = mesh_facts(*g.mesh);
+    for (std::size_t j = 0; j < facts.surfaces.size(); ++j)
+      out.push_back({"geometry." + g.name + "." + facts.surfaces[j].name, g.surface_material[j],
+                     facts.surfaces[j].area, 1});
+  }
+  const RoomContact room(s, room_base);
+  for (std::size_t i = 0; i < s.geometries.size(); ++i) {
+    const GeometrySpec& g = s.geometries[i];
+    if (g.role == GeometryRole::Room) continue;
+    const Mesh& m = *g.mesh;
+    for (std::size_t t = 0; t < m.triangle_count(); ++t) {
+      const Vec3 c = (m.corner(t, 0) + m.corner(t, 1) + m.corner(t, 2)) * (1.0 / 3.0);
+      std::size_t touched = 0;
+      const RoomContact::Where where = room.at(c, touched);
+      if (where == RoomContact::Air) continue;
+      const double a = triangle_area(m, t);
+      out[base[i] + m.surface[t]].area -= a;
+      if (where == RoomContact::Touching) out[touched].area -= a;
+    }
+  }
+  for (SceneSurface& f : out) f.area = std::max(0.0, f.area);
   return out;
 }
 
 double air_volume(const Scene& s) {
   const Vec3 size = s.room.present ? s.room.max - s.room.min : s.fluid.fill_max - s.fluid.fill_min;
-  double v = size.x * size.y * size.z;
+  const GeometrySpec* room = room_mesh(s);
+  double v = room ? mesh_facts(*room->mesh).volume : size.x * size.y * size.z;
   for (const BoundarySpec& b : s.boundaries)
     if (b.shape == ShapeKind::Cylinder) v -= std::numbers::pi * b.radius * b.radius * b.height;
+  for (const GeometrySpec& g : s.geometries)
+    if (g.role == GeometryRole::Object) v -= mesh_facts(*g.mesh).volume;
   return v;
 }
 
@@ -71,18 +170,49 @@ Reverberation scene_reverberation(const Scene& s, bool& known) {
   return diffuse_field_t60(air_volume(s), absorbing, s.fluid.sound_speed);
 }
 
+namespace {
+std::size_t material_id(Mesh& mesh, const std::string& material) {
+  auto& names = mesh.surface_names;
+  const auto it = std::find(names.begin(), names.end(), material);
+  if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
+  names.push_back(material);
+  return names.size() - 1;
+}
+}  // namespace
+
 Mesh scene_surface_mesh(const Scene& s) {
   Mesh mesh;
   const std::vector<SceneSurface> surfaces = scene_surfaces(s);
   const std::vector<WallShape> shapes = surface_shapes(s);
-  for (std::size_t k = 0; k < surfaces.size(); ++k) {
-    const auto& names = mesh.surface_names;
-    auto it = std::find(names.begin(), names.end(), surfaces[k].material);
-    const std::size_t id = static_cast<std::size_t>(it - names.begin());
-    if (it == names.end()) mesh.surface_names.push_back(surfaces[k].material);
-    append_triangles(shapes[k], id, mesh);
+  for (std::size_t k = 0; k < shapes.size(); ++k)
+    append_triangles(shapes[k], material_id(mesh, surfaces[k].material), mesh);
+  for (const GeometrySpec& g : s.geometries) {
+    const Mesh& m = *g.mesh;
+    const std::size_t first = mesh.vertices.size();
+    mesh.vertices.insert(mesh.vertices.end(), m.vertices.begin(), m.vertices.end());
+    std::vector<std::size_t> id;
+    for (const std::string& material : g.surface_material)
+      id.push_back(material_id(mesh, material));
+    for (std::size_t t = 0; t < m.triangle_count(); ++t) {
+      std::array<std::size_t, 3> c = m.triangles[t];
+      for (std::size_t& v : c) v += first;
+      if (g.role == GeometryRole::Room) std::swap(c[1], c[2]);  // its normals point out of the air
+      mesh.triangles.push_back(c);
+      mesh.surface.push_back(id[m.surface[t]]);
+    }
   }
   return mesh;
+}
+
+std::vector<std::pair<std::string, double>> area_per_material(const Scene& s) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const SceneSurface& f : scene_surfaces(s)) {
+    auto it =
+        std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == f.material; });
+    if (it == out.end()) it = out.insert(out.end(), {f.material, 0.0});
+    it->second += f.area * f.sides;
+  }
+  return out;
 }
 
 }  // namespace sphreverb

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ParaView opens what a run writes: each checkpoint's .xmf, checkpoints.xmf (its time steps are
-# the checkpoints' times), float32 snapshots and snapshots.xmf, the surfaces (geometry.xmf), each through ParaView's own
-# reader in its own process (pv_check.py); `python3 -m sphreverb_post render` makes a PNG of a
+# the checkpoints' times), float32 snapshots and snapshots.xmf, the surfaces (geometry.xmf, also
+# of a scene with mesh objects), each through ParaView's own reader in its own process
+# (pv_check.py, pv_surface_check.py); `python3 -m sphreverb_post render` makes a PNG of a
 # mid-plane slice.
 #   paraview.sh SPHREVERB SOURCE_DIR WORK_DIR
 source "$(dirname "$0")/common.sh"
@@ -30,6 +31,13 @@ for x in "$work"/run/checkpoints/step_*.xmf; do /usr/bin/python3 "$here/pv_check
   "$(times "$work/run/snapshots" snap_ "$dt")"
 # The room's surfaces, written once per run: the six faces of the (rigid) box as 12 triangles.
 /usr/bin/python3 "$here/pv_surface_check.py" "$work/run/geometry.xmf" 12 rigid
+# A scene with mesh objects (configs/furnished_room.ini at 5 cm, 2 ms): the room's 12 triangles,
+# the table's 92 and the pillar's 28, each in its material; the table (wood_panel) where its
+# translation put it.
+on 2 run "$src/configs/furnished_room.ini" --out "$work/mesh" --fluid.spacing 0.05 \
+  --time.duration 0.002 --emitter.center "0.025 0.9 0.45" >"$work/mesh.log" 2>&1
+/usr/bin/python3 "$here/pv_surface_check.py" "$work/mesh/geometry.xmf" 132 \
+  plaster,carpet,foam_50mm,wood_panel "3:0.65,1.25,0.4,0.8,0,0.5"
 [[ $(ls "$work"/run/checkpoints/step_*.h5 | wc -l) == 4 && $(ls "$work"/run/snapshots/snap_*.h5 | wc -l) == 4 ]] ||
   { echo "FAIL: expected 4 checkpoints and 4 snapshots"; exit 1; }
 # render NAME ARGS...: the render subcommand, its output in WORK/NAME.log. xvfb-run -a can lose a

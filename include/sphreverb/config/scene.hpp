@@ -138,6 +138,8 @@ struct GeometrySpec {
   std::map<std::string, std::string> surface_given;  // material.GROUP = NAME
   std::shared_ptr<const Mesh> mesh;                  // loaded and checked, in metres
   std::vector<std::string> surface_material;         // per mesh surface: a material name
+
+  double read_seconds = 0.0;  // wall time to read, transform and check the file (this rank)
 };
 
 struct EmitterSpec {

@@ -5,11 +5,13 @@
 //
 // Layout of geometry.h5 (every dataset carries `units` and `description`):
 //   /surfaces/vertices        float64 [V, 3]  m
-//   /surfaces/triangles       int64   [T, 3]  vertex indices (0-based)
+//   /surfaces/triangles       int64   [T, 3]  vertex indices (0-based), right-hand normal into
+//                                             the air (a plate's along its normal)
 //   /surfaces/material        int32   [T]     index into /surfaces/material_names
 //   /surfaces/material_names  string          the material names, one per line, in id order
 // Input is any triangle list (mesh.hpp): the surface index of each triangle is its material id
-// and surface_names the material names.
+// and surface_names the material names. The run writes scene_surface_mesh (surfaces.hpp): the
+// [room] faces, the [boundary.NAME] shapes and every [geometry.NAME] mesh in the scene's frame.
 #pragma once
 
 #include <string>

@@ -20,7 +20,9 @@ struct Lattice {
   int n[3] = {0, 0, 0};
 
   // The lattice of spacing dx (m) filling the box [lo, hi] (m): floor(length / dx) sites per
-  // axis, centred in the box.
+  // axis, centred in the box. A length within a relative 1e-6 (at least 1e-6 spacings) below a
+  // whole number of spacings counts as that number: a box from a mesh's corners (single precision,
+  // 6e-8 relative) that is a whole number of spacings keeps its faces dx/2 beyond the lattice.
   static Lattice filling(const Vec3& lo, const Vec3& hi, double dx);
   std::int64_t sites() const { return std::int64_t{n[0]} * n[1] * n[2]; }
   Vec3 site(int i, int j, int k) const {

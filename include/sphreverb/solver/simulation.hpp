@@ -46,6 +46,7 @@ struct Decomposition {
   std::vector<std::int64_t> plane_count;  // air particles per plane
   std::int64_t particles = 0;
   int max_ranks = 1;
+  double classify_seconds = 0.0;  // wall time of the meshes' side tests on every lattice site
   static Decomposition of(const Scene& scene);
 };
 

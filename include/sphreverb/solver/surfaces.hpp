@@ -1,11 +1,19 @@
 // The scene's surfaces as a list (name, material, area) and as triangles: what `check` reports,
 // what the diffuse-field reverberation estimate (reverberation.hpp) sums over, and what the run
 // writes for ParaView (io/surface_file.hpp). The [room] box gives six faces ("room.x_min" ...),
-// each [boundary.NAME] one surface ("boundary.NAME"); a source of surfaces only has to append to
-// these lists.
+// each [boundary.NAME] one surface ("boundary.NAME"), each surface GROUP of a [geometry.NAME]
+// mesh one surface ("geometry.NAME.GROUP"); a source of surfaces only has to append to these
+// lists.
+//
+// Areas are the areas the air sees. An object mesh's triangle whose centroid lies on the room's
+// boundary (a pillar's foot on the floor, within kContactTolerance) touches the room there: it is
+// not counted, and its area is taken from the room surface under it. A triangle whose centroid
+// lies outside the room is not counted either. An object's volume is taken from the room's in
+// full: objects are meant to lie in the room (touching its walls is fine).
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sphreverb/config/scene.hpp"
@@ -14,19 +22,26 @@
 
 namespace sphreverb {
 
+// m per m of the room's bounding-box diagonal (at least 1 m): how far from the room's boundary
+// an object triangle's centroid still counts as touching it (meshes are read in single
+// precision: 6e-8 relative).
+inline constexpr double kContactTolerance = 1e-6;
+
 struct SceneSurface {
-  std::string name;      // "room.x_min", "boundary.table", ...
+  std::string name;      // "room.x_min", "boundary.table", "geometry.hall.floor", ...
   std::string material;  // a [material.NAME] name or "rigid"
   double area = 0.0;     // m^2 of one side
   int sides = 1;         // sides facing the room's air: 2 for a plate (rectangle, disc) inside it
 };
 
-// Every surface of the scene, in order: the six room faces (2 axis + side), then the
-// [boundary.NAME] sections in scene order. The emitter disc is not listed.
+// Every surface of the scene, in order: the six room faces (2 axis + side), the [boundary.NAME]
+// sections in scene order, then each [geometry.NAME] mesh's surfaces (in the order of its
+// Mesh::surface_names) in scene order. The emitter disc is not listed.
 std::vector<SceneSurface> scene_surfaces(const Scene& scene);
 
-// The volume of the room's air, m^3: the [room] box (the fill box without one), less the inside
-// of every cylinder (its air is a cavity of its own).
+// The volume of the room's air, m^3: the room mesh's enclosed volume, else the [room] box, else
+// the fill box; less the inside of every cylinder (its air is a cavity of its own) and every
+// object mesh's enclosed volume.
 double air_volume(const Scene& scene);
 
 // Random-incidence absorption of a material at kOctaveBands: rigid 0; a material given by its
@@ -42,7 +57,14 @@ bool material_random_absorption(const Scene& scene, const std::string& material,
 Reverberation scene_reverberation(const Scene& scene, bool& known);
 
 // Every surface as triangles: surface index = the material's position in surface_names (one
-// name per material used, in order of first use).
+// name per material used, in order of first use). Every triangle winds with its right-hand
+// normal into the air (room faces and room meshes inwards, objects and cylinders outwards;
+// plates along their normal); a mesh's triangles are all there, in the scene's frame (after its
+// units, scale, rotation and translation).
 Mesh scene_surface_mesh(const Scene& scene);
+
+// Area per material over scene_surfaces (each surface counted with its sides), m^2, in order of
+// first use.
+std::vector<std::pair<std::string, double>> area_per_material(const Scene& scene);
 
 }  // namespace sphreverb

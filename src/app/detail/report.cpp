@@ -7,6 +7,8 @@
 
 #include "sphreverb/io/checkpoint.hpp"
 #include "sphreverb/io/output.hpp"
+#include "sphreverb/model/lattice.hpp"
+#include "sphreverb/model/mesh_check.hpp"
 #include "sphreverb/physics/dispersion.hpp"
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/solver/cost.hpp"
@@ -66,22 +68,62 @@ std::string checkpoints_line(const Scene& s, const Decomposition& dec) {
   return o.str();
 }
 
+// "  mesh ..." lines: each [geometry.NAME] mesh as read (after its transform).
+std::string meshes_report(const Scene& s) {
+  std::ostringstream o;
+  o.precision(4);
+  for (const GeometrySpec& g : s.geometries) {
+    const MeshFacts f = mesh_facts(*g.mesh);
+    o << "  mesh geometry." << g.name << "  " << to_string(g.role) << ", " << g.file << ": "
+      << f.triangles << " triangles, " << f.vertices << " vertices, " << f.surfaces.size()
+      << " surfaces, volume " << f.volume << " m^3, from (" << f.min.x << " " << f.min.y << " "
+      << f.min.z << ") to (" << f.max.x << " " << f.max.y << " " << f.max.z << ") m\n";
+  }
+  return o.str();
+}
+
+// "  mesh set-up ...": the time to read and check the mesh files and to classify the lattice.
+std::string mesh_setup_line(const Scene& s, const Decomposition& dec) {
+  if (s.geometries.empty()) return "";
+  std::ostringstream o;
+  o.precision(3);
+  double read = 0.0;
+  for (const GeometrySpec& g : s.geometries) read += g.read_seconds;
+  const Lattice lattice = Lattice::filling(s.fluid.fill_min, s.fluid.fill_max, s.fluid.spacing);
+  o << "  mesh set-up          " << s.geometries.size() << " mesh(es) read and checked in " << read
+    << " s; " << static_cast<double>(lattice.sites()) << " lattice sites classified in "
+    << dec.classify_seconds << " s\n";
+  return o.str();
+}
+
 }  // namespace
 
 std::string surfaces_report(const Scene& s) {
   std::ostringstream o;
   o.precision(4);
+  o << meshes_report(s);
   const std::vector<SceneSurface> surfaces = scene_surfaces(s);
-  o << "  surfaces             " << surfaces.size() << " (area of one side; plates count twice)\n";
+  std::size_t width = 20;
+  for (const SceneSurface& f : surfaces) width = std::max(width, f.name.size() + 2);
+  o << "  surfaces             " << surfaces.size()
+    << " (area the air sees, of one side; plates count twice)\n";
   for (const SceneSurface& f : surfaces) {
-    o << "    " << f.name << std::string(f.name.size() < 22 ? 22 - f.name.size() : 1, ' ') << f.area
-      << " m^2";
+    o << "    " << f.name << std::string(width - f.name.size(), ' ') << f.area << " m^2";
     if (f.sides == 2) o << " x 2";
     o << "  " << f.material << "\n";
   }
+  o << "  area per material   ";
+  const char* sep = " ";
+  for (const auto& [material, area] : area_per_material(s)) {
+    o << sep << material << " " << area << " m^2";
+    sep = ", ";
+  }
+  o << "\n";
   bool known = false;
   const Reverberation r = scene_reverberation(s, known);
-  o << "  air volume           " << air_volume(s) << " m^3\n";
+  o << "  air volume           " << air_volume(s) << " m^3";
+  if (!s.geometries.empty()) o << " (the room less its objects, from the meshes)";
+  o << "\n";
   if (!known) {
     o << "  reverberation        not estimated: a material is given by stiffness and damping, "
          "not by its absorption\n";
@@ -177,7 +219,7 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
     << "  memory per rank      ~" << per_rank * solver_bytes_per_particle(s, copies) / 1048576.0
     << " MiB (" << solver_bytes_per_particle(s, copies) << " bytes per particle)\n"
-    << checkpoints_line(s, dec) << hybrid_line(s, ranks);
+    << checkpoints_line(s, dec) << hybrid_line(s, ranks) << mesh_setup_line(s, dec);
   for (const auto& w : s.warnings) o << "  warning: " << w << "\n";
   return o.str();
 }
