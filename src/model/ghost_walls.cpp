@@ -83,7 +83,9 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
           const double t = (xm[a] - l.origin[a]) / dx;
           i0[a] = static_cast<int>(std::lround(t));
           f[a] = t - i0[a];
-          if (std::abs(f[a]) < 1e-9) f[a] = 0.0;
+          // A mirror point within 1e-5 spacings of a site is that site (mesh coordinates are
+          // single precision): the ghost copies it, as a mirror wall's image does.
+          if (std::abs(f[a]) < 1e-5) f[a] = 0.0;
         }
         std::vector<std::array<int, 3>> shifts;
         for (int sz = -1; sz <= 1; ++sz)

@@ -89,18 +89,22 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
   global_particles_ = dec.particles;
   fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                scene_.fluid.rest_density, geometry_.empty() ? nullptr : &geometry_);
-  if (!geometry_.empty()) {
-    const double margin = d.halo_width + scene_.fluid.spacing;
-    ghosts_ = make_ghost_walls(scene_, geometry_, lattice_, walls_, dec.axis,
-                               slabs_.lo(rank_) - margin, slabs_.hi(rank_) + margin);
-    const GhostWalls::Stats& st = ghosts_.stats();
-    logger("sim")->info(
-        "ghost walls: {} ghost sites on rank {} ({} Lagrange, {} Shepard, {} dropped), set up in "
-        "{:.3f} s",
-        st.sites, rank_, st.lagrange, st.shepard, st.dropped, st.seconds);
-  }
+  build_ghosts();
   rebuild();
   if (size_ > 1) balance_by_cost();
+}
+
+// The ghost sites of this rank's slab (and a margin); none without meshes.
+void Simulation::build_ghosts() {
+  if (geometry_.empty()) return;
+  const double margin = scene_.derived.halo_width + scene_.fluid.spacing;
+  ghosts_ = make_ghost_walls(scene_, geometry_, lattice_, walls_, decomposition_.axis,
+                             slabs_.lo(rank_) - margin, slabs_.hi(rank_) + margin);
+  const GhostWalls::Stats& st = ghosts_.stats();
+  logger("sim")->info(
+      "ghost walls: {} ghost sites on rank {} ({} Lagrange, {} Shepard, {} dropped), set up in "
+      "{:.3f} s",
+      st.sites, rank_, st.lagrange, st.shepard, st.dropped, st.seconds);
 }
 
 // Collective. The count-balanced cuts give every rank the same number of particles, but not the
@@ -130,7 +134,8 @@ void Simulation::balance_by_cost() {
     neighbours_ = NeighbourList{};  // freed before the next build: no two sets of lists at once
     tethers_.clear();
     fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
-                 scene_.fluid.rest_density);
+                 scene_.fluid.rest_density, geometry_.empty() ? nullptr : &geometry_);
+    build_ghosts();  // the new slab's
     rebuild();
   }
   rebuilds_ = 1;  // the construction's rebuild, whatever the passes took
