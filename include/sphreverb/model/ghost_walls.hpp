@@ -57,6 +57,11 @@ class GhostWalls {
   static constexpr double kStencilReach = 2.5;
   // An air-side site this close to a wall (in spacings) without a particle is a ghost too.
   static constexpr double kOnWall = 1e-6;
+  // The air's lattice sites closer than this to a wall (in spacings) are ghosts, not particles
+  // (SolidGeometry::set_clearance): a particle nearly on a wall has no image close to it and,
+  // on a wall oblique to the lattice, was measured to drift through it (V10 at 17 degrees).
+  // Below 1/2: a face half a spacing beyond the lattice keeps its mirror-wall layout.
+  static constexpr double kClearance = 0.25;
   // How the ghosts' mirror states are interpolated (counts, for the log).
   struct Stats {
     std::size_t sites = 0, lagrange = 0, shepard = 0, dropped = 0;
@@ -96,6 +101,8 @@ class GhostWalls {
     int faces = 0;
     Vec3 normal[3];
     double admittance[3] = {0.0, 0.0, 0.0};
+    // Per face: v.n - W of the ghost = odd * (that of the interpolated state); -1 reflects.
+    double odd[3] = {-1.0, -1.0, -1.0};
     std::uint32_t first = 0, count = 0;  // its stencil in stencil_id_ / weight_
   };
   template <class F>

@@ -43,7 +43,7 @@ struct Room {
 // with density rho(x) and velocity v(x).
 template <class Rho, class Vel>
 void build(Room& s, std::shared_ptr<Mesh> mesh, double L, double dx, double admittance, Rho&& rho,
-           Vel&& vel) {
+           Vel&& vel, double clearance = 0.0) {
   s.lattice = Lattice::filling({0, 0, 0}, {L, L, L}, dx);
   GeometryPart part;
   part.mesh = std::move(mesh);
@@ -52,6 +52,7 @@ void build(Room& s, std::shared_ptr<Mesh> mesh, double L, double dx, double admi
   std::vector<GeometryPart> parts;
   parts.push_back(std::move(part));
   s.geometry = SolidGeometry(std::move(parts));
+  s.geometry.set_clearance(clearance);
   GhostWallParams params;
   params.reach = 2.8 * dx;
   const Lattice& l = s.lattice;
@@ -206,6 +207,44 @@ TEST(GhostWalls, RotatedBoxReproducesALinearField) {
     EXPECT_NEAR(s.p.rho[g], rho(m), norm(grad) * 2.5 * dx) << x.x << " " << x.y << " " << x.z;
   }
   EXPECT_GE(exact, s.p.n_ghost / 3);  // measured: 986 of 2334
+}
+
+// With a clearance, the air's sites near a wall hold ghosts, not particles; a ghost on or near
+// a face takes the normal velocity of the face (0 here), not the air's reversed: in a uniform
+// flow v0 every ghost's normal velocity lies within |v0.n|, the Lagrange ghosts' is exactly
+// -v0.n, and those within 0.05 dx of their face keep at most a fifth of it.
+TEST(GhostWalls, GhostsNearAFaceMoveWithIt) {
+  const double dx = 0.05, L = 1.0;
+  auto mesh = box_mesh({-0.3, -0.3, -0.25}, {0.3, 0.3, 0.25});
+  MeshLoadOptions o;
+  o.rotation = Rotation::euler_xyz_degrees({0, 0, 17});
+  o.translation = {0.5, 0.5, 0.5};
+  transform_mesh(*mesh, o);
+  Room s;
+  const Vec3 v0{0.01, 0.02, -0.015};
+  const auto rho = [](const Vec3&) { return 1.2; };
+  const auto vel = [&](const Vec3&) { return v0; };
+  build(s, mesh, L, dx, 0.0, rho, vel, GhostWalls::kClearance * dx);
+  ASSERT_GT(s.p.n_ghost, 0u);
+  std::size_t air_side = 0, on_face = 0, reflected = 0;
+  for (std::size_t i = 0; i < s.p.n_owned; ++i)
+    EXPECT_GT(s.geometry.contact(s.p.position(i)).distance, GhostWalls::kClearance * dx);
+  for (std::size_t g = s.p.n_owned; g < s.p.size(); ++g) {
+    const Vec3 x = s.p.position(g);
+    const WallContact c = s.geometry.contact(x);
+    if (c.faces != 1) continue;
+    const double vn = dot(s.p.velocity(g), c.normal[0]), v0n = dot(v0, c.normal[0]);
+    EXPECT_LE(std::abs(vn), std::abs(v0n) + 1e-15) << x.x << " " << x.y << " " << x.z;
+    if (s.geometry.in_air_region(x)) ++air_side;
+    if (std::abs(vn + v0n) < 1e-15) ++reflected;
+    if (c.distance < 0.05 * dx) {
+      ++on_face;
+      EXPECT_LE(std::abs(vn), 0.2 * std::abs(v0n)) << x.x << " " << x.y << " " << x.z;
+    }
+  }
+  EXPECT_GT(air_side, 0u);
+  EXPECT_GT(on_face, 0u);
+  EXPECT_GT(reflected, s.p.n_ghost / 3);
 }
 
 TEST(GhostWalls, ResistiveFaceMovesWithPressureOverResistance) {
