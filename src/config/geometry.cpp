@@ -4,6 +4,7 @@
 // every rank reaches the same verdict (collective by construction).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -88,8 +89,17 @@ void read_geometries(const Reader& r, Scene& s) {
 std::optional<std::pair<Vec3, Vec3>> room_mesh_box(const Scene& s) {
   for (const auto& g : s.geometries) {
     if (g.role != GeometryRole::Room) continue;
+    // Widened by a millionth of its largest coordinate: mesh files hold single-precision
+    // coordinates, so a box a whole number of spacings long can read a few ulps short, and the
+    // lattice would lose a layer (its faces one spacing, not half a spacing, beyond the last
+    // layers). The widening is far below any spacing; the lattice stays centred in the box.
     const MeshFacts f = mesh_facts(*g.mesh);
-    return std::make_pair(f.min, f.max);
+    double largest = 0.0;
+    for (int a = 0; a < 3; ++a)
+      largest = std::max({largest, std::abs(f.min[a]), std::abs(f.max[a]), f.max[a] - f.min[a]});
+    const double widen = 1e-6 * largest;
+    const Vec3 w{widen, widen, widen};
+    return std::make_pair(f.min - w, f.max + w);
   }
   return std::nullopt;
 }

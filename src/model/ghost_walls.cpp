@@ -63,9 +63,10 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         // box) is no ghost, unless it lies on a wall: a face through a lattice plane (the fill
         // box is the room mesh's bounding box, read in single precision) falls on either side of
         // it by rounding, and the layer of sites there must be ghosts either way.
-        const bool solid = !geometry.is_air(x);
+        const bool solid = !geometry.in_air_region(x);
         const WallContact c = geometry.contact(x);
-        if (!(c.distance <= (solid ? params_.reach : kOnWall * dx))) continue;
+        if (!(c.distance <= (solid ? params_.reach : geometry.clearance() + kOnWall * dx)))
+          continue;
         if (params_.piston_radius > 0.0) {
           const Vec3 r = c.point - params_.piston_center;
           const double along = dot(r, params_.piston_normal);
@@ -73,7 +74,8 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
               norm(r - along * params_.piston_normal) <= params_.piston_radius + 0.5 * dx)
             continue;
         }
-        const Vec3 xm = 2.0 * c.point - x;
+        // The point whose state the ghost takes: its mirror point, or itself on the air side.
+        const Vec3 xm = solid ? 2.0 * c.point - x : x;
         // Triquadratic Lagrange on an all-air 3x3x3 block around xm (shifted by at most one site
         // towards the side xm leans to), else a Shepard average.
         ids.clear(), w.clear();
@@ -83,7 +85,9 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
           const double t = (xm[a] - l.origin[a]) / dx;
           i0[a] = static_cast<int>(std::lround(t));
           f[a] = t - i0[a];
-          if (std::abs(f[a]) < 1e-9) f[a] = 0.0;
+          // A mirror point within 1e-5 spacings of a site is that site (mesh coordinates are
+          // single precision): the ghost copies it, as a mirror wall's image does.
+          if (std::abs(f[a]) < 1e-5) f[a] = 0.0;
         }
         std::vector<std::array<int, 3>> shifts;
         for (int sz = -1; sz <= 1; ++sz)
@@ -144,13 +148,29 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
           for (double& weight : w) weight /= total;
           ++stats_.shepard;
         }
+        // The normal velocity is odd about each face (v.n - W changes sign across it, and is 0
+        // on it). Lagrange states are those at xm: reflect them (factor -1). A Shepard average is
+        // the state at its stencil's centroid, at some depth s into the air, not at xm: take
+        // v.n - W as linear in the depth, so that a ghost at signed depth sigma (negative behind
+        // the face) gets W + (sigma / s) (v.n - W), clamped to the reflection. A ghost on or near
+        // the face then moves with the face, not against the air beside it.
+        double odd[3] = {-1.0, -1.0, -1.0};
+        if (!done) {
+          Vec3 centroid;
+          for (std::size_t q = 0; q < ids.size(); ++q) centroid += w[q] * l.site_of(ids[q]);
+          for (int q = 0; q < c.faces; ++q) {
+            const double depth = dot(c.point - centroid, c.normal[q]);  // of the centroid, > 0
+            const double sigma = -dot(x - c.point, c.normal[q]);        // of the ghost
+            if (depth > 0.05 * dx) odd[q] = std::clamp(sigma / depth, -1.0, 1.0);
+          }
+        }
         Site g;
         g.x = x;
         const std::int64_t e = (i + pad) + ext[0] * ((j + pad) + ext[1] * std::int64_t{k + pad});
         g.key = image_key(l.sites() + e, 0);
         g.faces = c.faces;
         for (int q = 0; q < c.faces; ++q)
-          g.normal[q] = c.normal[q], g.admittance[q] = c.admittance[q];
+          g.normal[q] = c.normal[q], g.admittance[q] = c.admittance[q], g.odd[q] = odd[q];
         g.first = static_cast<std::uint32_t>(stencil_id_.size());
         g.count = static_cast<std::uint32_t>(ids.size());
         stencil_id_.insert(stencil_id_.end(), ids.begin(), ids.end());
@@ -250,7 +270,8 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
         const double vn = dot(v, n);
         const double wall =
             s.admittance[k] > 0.0 ? s.admittance[k] * params_.eos.pressure(rho) : 0.0;
-        v = v - vn * n + (2.0 * wall - vn) * n;
+        const double odd = s.odd[k];
+        v = v - vn * n + (odd == -1.0 ? 2.0 * wall - vn : wall + odd * (vn - wall)) * n;
       }
       p.vx[slot] = v.x, p.vy[slot] = v.y, p.vz[slot] = v.z;
     }

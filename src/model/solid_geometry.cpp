@@ -42,6 +42,14 @@ bool SolidGeometry::has_room() const {
 }
 
 bool SolidGeometry::is_air(const Vec3& x) const {
+  if (!in_air_region(x)) return false;
+  if (clearance_ <= 0.0) return true;
+  for (const auto& p : parts_)
+    if (p->query.closest(x).distance <= clearance_) return false;
+  return true;
+}
+
+bool SolidGeometry::in_air_region(const Vec3& x) const {
   for (const auto& p : parts_) {
     if (p->spec.room) {
       if (!p->in_box(x) || p->query.side(x) != MeshSide::Inside) return false;

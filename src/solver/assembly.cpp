@@ -66,7 +66,9 @@ SolidGeometry make_solid_geometry(const Scene& s) {
     }
     parts.push_back(std::move(part));
   }
-  return SolidGeometry(std::move(parts));
+  SolidGeometry geometry(std::move(parts));
+  geometry.set_clearance(GhostWalls::kClearance * s.fluid.spacing);
+  return geometry;
 }
 
 GhostWalls make_ghost_walls(const Scene& s, const SolidGeometry& geometry, const Lattice& lattice,

@@ -82,8 +82,8 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
       mirror_(make_mirror_walls(scene, lattice_)),
       geometry_(make_solid_geometry(scene)),
       receivers_(make_receivers(scene)),
-      sources_(make_point_sources(scene)),
-      physics_(make_pair_physics(scene)) {
+      physics_(make_pair_physics(scene)),
+      sources_(make_point_sources(scene)) {
   MPI_Comm_rank(comm_, &rank_), MPI_Comm_size(comm_, &size_);
   const Derived& d = scene_.derived;
   const Decomposition& dec = decomposition_;
@@ -94,20 +94,25 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
   const auto fill_start = std::chrono::steady_clock::now();
   fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                scene_.fluid.rest_density, geometry_.empty() ? nullptr : &geometry_);
-  const double fill_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_start).count();
-  if (!geometry_.empty()) {
-    const double margin = d.halo_width + scene_.fluid.spacing;
-    ghosts_ = make_ghost_walls(scene_, geometry_, lattice_, walls_, dec.axis,
-                               slabs_.lo(rank_) - margin, slabs_.hi(rank_) + margin);
-    const GhostWalls::Stats& st = ghosts_.stats();
-    logger("sim")->info(
-        "ghost walls: {} ghost sites on rank {} ({} Lagrange, {} Shepard, {} dropped), set up in "
-        "{:.3f} s; the slab's lattice sites classified and filled in {:.3f} s",
-        st.sites, rank_, st.lagrange, st.shepard, st.dropped, st.seconds, fill_seconds);
-  }
+  build_ghosts(std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_start).count());
   rebuild();
   if (size_ > 1) balance_by_cost();
+}
+
+// The ghost sites of this rank's slab (and a margin); none without meshes. fill_seconds >= 0:
+// also log how long the slab's fill took.
+void Simulation::build_ghosts(double fill_seconds) {
+  if (geometry_.empty()) return;
+  const double margin = scene_.derived.halo_width + scene_.fluid.spacing;
+  ghosts_ = make_ghost_walls(scene_, geometry_, lattice_, walls_, decomposition_.axis,
+                             slabs_.lo(rank_) - margin, slabs_.hi(rank_) + margin);
+  const GhostWalls::Stats& st = ghosts_.stats();
+  logger("sim")->info(
+      "ghost walls: {} ghost sites on rank {} ({} Lagrange, {} Shepard, {} dropped), set up in "
+      "{:.3f} s",
+      st.sites, rank_, st.lagrange, st.shepard, st.dropped, st.seconds);
+  if (fill_seconds >= 0.0)
+    logger("sim")->info("the slab's lattice sites classified and filled in {:.3f} s", fill_seconds);
 }
 
 // Collective. The count-balanced cuts give every rank the same number of particles, but not the
@@ -139,11 +144,7 @@ void Simulation::balance_by_cost() {
     // The same fill and ghost walls as the constructor's, for the new slab.
     fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                  scene_.fluid.rest_density, geometry_.empty() ? nullptr : &geometry_);
-    if (!geometry_.empty()) {
-      const double margin = d.halo_width + scene_.fluid.spacing;
-      ghosts_ = make_ghost_walls(scene_, geometry_, lattice_, walls_, dec.axis,
-                                 slabs_.lo(rank_) - margin, slabs_.hi(rank_) + margin);
-    }
+    build_ghosts(-1.0);
     rebuild();
   }
   rebuilds_ = 1;  // the construction's rebuild, whatever the passes took

@@ -23,6 +23,10 @@
 // geometry alone and are computed once; a rebuild only finds the entries of the stencil ids.
 // Every stencil point lies within kStencilReach of x_m along each axis.
 //
+// A Shepard ghost's normal velocity is taken linear in depth (v.n - W odd about the face) rather
+// than reflected, and the air's sites within kClearance dx of a wall are ghosts on the air side
+// (their own site's state): docs/theory/walls.md, measured by V10.
+//
 // Keys: a ghost's key is image_key(lattice.sites() + e, 0) with e the index of its site on the
 // lattice extended by `pad` sites on every side, unique and the same on every rank.
 #pragma once
@@ -57,6 +61,11 @@ class GhostWalls {
   static constexpr double kStencilReach = 2.5;
   // An air-side site this close to a wall (in spacings) without a particle is a ghost too.
   static constexpr double kOnWall = 1e-6;
+  // The air's lattice sites closer than this to a wall (in spacings) are ghosts, not particles
+  // (SolidGeometry::set_clearance): a particle nearly on a wall has no image close to it and,
+  // on a wall oblique to the lattice, was measured to drift through it (V10 at 17 degrees).
+  // Below 1/2: a face half a spacing beyond the lattice keeps its mirror-wall layout.
+  static constexpr double kClearance = 0.25;
   // How the ghosts' mirror states are interpolated (counts, for the log).
   struct Stats {
     std::size_t sites = 0, lagrange = 0, shepard = 0, dropped = 0;
@@ -96,6 +105,8 @@ class GhostWalls {
     int faces = 0;
     Vec3 normal[3];
     double admittance[3] = {0.0, 0.0, 0.0};
+    // Per face: v.n - W of the ghost = odd * (that of the interpolated state); -1 reflects.
+    double odd[3] = {-1.0, -1.0, -1.0};
     std::uint32_t first = 0, count = 0;  // its stencil in stencil_id_ / weight_
   };
   template <class F>

@@ -47,14 +47,21 @@ class SolidGeometry {
   bool empty() const { return parts_.empty(); }
   bool has_room() const;
   // Air: strictly inside every room mesh and strictly outside every object mesh (exact side
-  // tests; a point on a surface is not air).
+  // tests; a point on a surface is not air), and further than the clearance from every wall.
   bool is_air(const Vec3& x) const;
+  // The geometric air alone (is_air without the clearance).
+  bool in_air_region(const Vec3& x) const;
+  // Lattice sites of the air closer than this to a wall (m) hold no particle: the ghost walls
+  // make them ghosts (ghost_walls.hpp). 0 (the default): none.
+  void set_clearance(double metres) { clearance_ = metres; }
+  double clearance() const { return clearance_; }
   // The nearest wall point over all parts (ties: the lowest part index) and its faces.
   WallContact contact(const Vec3& x) const;
 
  private:
   struct Part;
   std::vector<std::unique_ptr<Part>> parts_;
+  double clearance_ = 0.0;
 };
 
 }  // namespace sphreverb

@@ -158,6 +158,7 @@ class Simulation {
  private:
   void rebuild();
   void balance_by_cost();  // construction with several ranks: cuts by work (slab_cost.hpp)
+  void build_ghosts(double fill_seconds);  // this slab's ghost walls (none without meshes)
   void refresh(FieldSet fields);
   // Collective, in two halves around the halo refresh: has some particle moved skin / 2 since
   // the last rebuild (then true on every rank); also agrees on stop_agreed_ and throws

@@ -17,6 +17,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+ReceiverSpec receiver(const std::string& name, const std::string& group,
+                      ReceiverType type = ReceiverType::Omni) {
+  ReceiverSpec r;
+  r.name = name, r.group = group, r.type = type;
+  return r;
+}
+
 // Frames x channels, as floats (libsndfile scales PCM to [-1, 1)).
 std::vector<std::vector<float>> read_channels(const std::string& path, int& rate) {
   SF_INFO info{};
@@ -41,7 +48,7 @@ TEST(OutputGroups, ChannelsAreTheMembersInSceneOrder) {
   Scene s;
   s.time.sample_rate = 8000.0;
   s.output.normalize = true;
-  s.receivers = {{"a", {}, "pair"}, {"b", {}, ""}, {"c", {}, "pair"}};
+  s.receivers = {receiver("a", "pair"), receiver("b", ""), receiver("c", "pair")};
   std::vector<ReceiverOutput> outs(3);
   const char* names[] = {"a", "b", "c"};
   for (int r = 0; r < 3; ++r) {
@@ -80,7 +87,7 @@ TEST(OutputGroups, ChannelsAreTheMembersInSceneOrder) {
 
 TEST(OutputGroups, NoGroupsNoFiles) {
   Scene s;
-  s.receivers = {{"a", {}, ""}};
+  s.receivers = {receiver("a", "")};
   std::vector<ReceiverOutput> outs(1);
   outs[0].name = "a";
   outs[0].audio = {0.0, 1.0};
@@ -99,7 +106,7 @@ TEST(OutputAmbisonic, PlaneWaveFromUGivesXyzEqualWTimesU) {
   s.derived.substeps = 4;
   s.derived.samples = 60;
   s.derived.f_max = 1000.0;
-  s.receivers = {{"o", {}, ""}, {"a", {}, "", ReceiverType::Ambisonic}};
+  s.receivers = {receiver("o", ""), receiver("a", "", ReceiverType::Ambisonic)};
   const double rho0 = s.fluid.rest_density, c0 = s.fluid.sound_speed;
   const Vec3 u{0.6, 0.0, -0.8};  // from +x, below
   const std::size_t records = 241;

@@ -1,6 +1,7 @@
 // Tests of the fixed-ghost walls (ghost_walls.hpp) on a box room given as a mesh: with its faces
 // half a spacing beyond the lattice the ghosts are the mirror images (density copied exactly,
-// normal velocity reversed, both reversed at an edge); at any offset and rotation a linear
+// normal velocity reversed, both reversed at an edge), bit for bit the [room] mirror walls' images
+// even when the mesh's coordinates are single precision; at any offset and rotation a linear
 // density field is reproduced at the mirror points; a resistive face moves with W = p / R.
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 
 #include "sphreverb/model/ghost_walls.hpp"
 #include "sphreverb/model/mesh_io.hpp"
+#include "sphreverb/model/mirror_walls.hpp"
 
 namespace sphreverb {
 namespace {
@@ -41,7 +43,7 @@ struct Room {
 // with density rho(x) and velocity v(x).
 template <class Rho, class Vel>
 void build(Room& s, std::shared_ptr<Mesh> mesh, double L, double dx, double admittance, Rho&& rho,
-           Vel&& vel) {
+           Vel&& vel, double clearance = 0.0) {
   s.lattice = Lattice::filling({0, 0, 0}, {L, L, L}, dx);
   GeometryPart part;
   part.mesh = std::move(mesh);
@@ -50,6 +52,7 @@ void build(Room& s, std::shared_ptr<Mesh> mesh, double L, double dx, double admi
   std::vector<GeometryPart> parts;
   parts.push_back(std::move(part));
   s.geometry = SolidGeometry(std::move(parts));
+  s.geometry.set_clearance(clearance);
   GhostWallParams params;
   params.reach = 2.8 * dx;
   const Lattice& l = s.lattice;
@@ -112,6 +115,72 @@ TEST(GhostWalls, AlignedBoxGivesTheMirrorImages) {
   EXPECT_EQ(s.p.n_ghost, expected);
 }
 
+// A box [0, L] x [0, W] x [0, H] whose coordinates went through single precision (as mesh files
+// store them: 0.24 reads a few ulps short of 16 spacings of 0.015 m), filled as a room mesh's
+// bounding box is (config/geometry.cpp: widened by a millionth of its largest coordinate). The
+// lattice keeps every layer, its faces sit dx/2 beyond it, and every ghost is bit for bit the
+// [room] mirror wall's image at the same site (density copied, the normal velocities reversed).
+TEST(GhostWalls, SinglePrecisionBoxGivesTheMirrorWallsBitForBit) {
+  const double dx = 0.015;
+  const Vec3 lo{0.1f, 0.13f, 0.145f}, hi{0.4f, 0.37f, 0.355f};  // 20 x 16 x 14 spacings
+  const double widen = 1e-6 * 0.4;
+  Room s;
+  s.lattice = Lattice::filling(lo - Vec3{widen, widen, widen}, hi + Vec3{widen, widen, widen}, dx);
+  EXPECT_EQ(s.lattice.n[0], 20);
+  EXPECT_EQ(s.lattice.n[1], 16);
+  EXPECT_EQ(s.lattice.n[2], 14);
+  GeometryPart part;
+  part.mesh = box_mesh(lo, hi);
+  part.room = true;
+  part.admittance = {0.0};
+  std::vector<GeometryPart> parts;
+  parts.push_back(std::move(part));
+  s.geometry = SolidGeometry(std::move(parts));
+  GhostWallParams params;
+  params.reach = 2.8 * dx;
+  const Lattice& l = s.lattice;
+  const auto air = [&](int i, int j, int k) { return s.geometry.is_air(l.site(i, j, k)); };
+  s.ghosts = GhostWalls(s.geometry, l, air, params, 0, -1.0, 2.0);
+  EXPECT_EQ(s.ghosts.stats().shepard + s.ghosts.stats().dropped, 0u);
+  for (int k = 0; k < l.n[2]; ++k)
+    for (int j = 0; j < l.n[1]; ++j)
+      for (int i = 0; i < l.n[0]; ++i) {
+        const Vec3 x = l.site(i, j, k);
+        ASSERT_TRUE(air(i, j, k)) << i << " " << j << " " << k;  // the whole lattice is air
+        const std::size_t n = s.p.size();
+        s.p.resize(n + 1);
+        s.p.x[n] = x.x, s.p.y[n] = x.y, s.p.z[n] = x.z;
+        s.p.vx[n] = std::cos(40 * x.y), s.p.vy[n] = std::sin(30 * x.z), s.p.vz[n] = x.x - 0.2;
+        s.p.rho[n] = 1.2 + 0.01 * std::sin(70 * x.x + 30 * x.y - 50 * x.z);
+        s.p.key[n] = image_key(l.id(i, j, k), kRealImage);
+      }
+  s.p.n_owned = s.p.size();
+  Particles m = s.p;  // the same air, closed by the mirror walls of the box instead
+  MirrorWalls(lo, hi, params.reach).rebuild(m);
+  s.ghosts.rebuild(s.p);
+  ASSERT_GT(s.p.n_ghost, 0u);
+  // The mirror walls' ghosts by site (they also image corners the ghost walls leave out: those
+  // beyond `reach` of the corner point itself).
+  const auto site_key = [&](const Vec3& x) {
+    std::int64_t c[3];
+    for (int a = 0; a < 3; ++a) c[a] = std::lround((x[a] - l.origin[a]) / dx) + 100;
+    return c[0] + 1000 * (c[1] + 1000 * c[2]);
+  };
+  std::unordered_map<std::int64_t, std::size_t> image;
+  for (std::size_t g = m.n_owned; g < m.size(); ++g) image[site_key(m.position(g))] = g;
+  for (std::size_t g = s.p.n_owned; g < s.p.size(); ++g) {
+    const Vec3 x = s.p.position(g);
+    const auto it = image.find(site_key(x));
+    ASSERT_NE(it, image.end()) << x.x << " " << x.y << " " << x.z;
+    const std::size_t q = it->second;
+    EXPECT_NEAR(norm(m.position(q) - x), 0.0, 1e-5 * dx);
+    EXPECT_EQ(s.p.rho[g], m.rho[q]) << x.x << " " << x.y << " " << x.z;
+    EXPECT_EQ(s.p.vx[g], m.vx[q]);
+    EXPECT_EQ(s.p.vy[g], m.vy[q]);
+    EXPECT_EQ(s.p.vz[g], m.vz[q]);
+  }
+}
+
 TEST(GhostWalls, RotatedBoxReproducesALinearField) {
   const double dx = 0.05, L = 1.0;
   auto mesh = box_mesh({-0.3, -0.3, -0.25}, {0.3, 0.3, 0.25});
@@ -138,6 +207,44 @@ TEST(GhostWalls, RotatedBoxReproducesALinearField) {
     EXPECT_NEAR(s.p.rho[g], rho(m), norm(grad) * 2.5 * dx) << x.x << " " << x.y << " " << x.z;
   }
   EXPECT_GE(exact, s.p.n_ghost / 3);  // measured: 986 of 2334
+}
+
+// With a clearance, the air's sites near a wall hold ghosts, not particles; a ghost on or near
+// a face takes the normal velocity of the face (0 here), not the air's reversed: in a uniform
+// flow v0 every ghost's normal velocity lies within |v0.n|, the Lagrange ghosts' is exactly
+// -v0.n, and those within 0.05 dx of their face keep at most a fifth of it.
+TEST(GhostWalls, GhostsNearAFaceMoveWithIt) {
+  const double dx = 0.05, L = 1.0;
+  auto mesh = box_mesh({-0.3, -0.3, -0.25}, {0.3, 0.3, 0.25});
+  MeshLoadOptions o;
+  o.rotation = Rotation::euler_xyz_degrees({0, 0, 17});
+  o.translation = {0.5, 0.5, 0.5};
+  transform_mesh(*mesh, o);
+  Room s;
+  const Vec3 v0{0.01, 0.02, -0.015};
+  const auto rho = [](const Vec3&) { return 1.2; };
+  const auto vel = [&](const Vec3&) { return v0; };
+  build(s, mesh, L, dx, 0.0, rho, vel, GhostWalls::kClearance * dx);
+  ASSERT_GT(s.p.n_ghost, 0u);
+  std::size_t air_side = 0, on_face = 0, reflected = 0;
+  for (std::size_t i = 0; i < s.p.n_owned; ++i)
+    EXPECT_GT(s.geometry.contact(s.p.position(i)).distance, GhostWalls::kClearance * dx);
+  for (std::size_t g = s.p.n_owned; g < s.p.size(); ++g) {
+    const Vec3 x = s.p.position(g);
+    const WallContact c = s.geometry.contact(x);
+    if (c.faces != 1) continue;
+    const double vn = dot(s.p.velocity(g), c.normal[0]), v0n = dot(v0, c.normal[0]);
+    EXPECT_LE(std::abs(vn), std::abs(v0n) + 1e-15) << x.x << " " << x.y << " " << x.z;
+    if (s.geometry.in_air_region(x)) ++air_side;
+    if (std::abs(vn + v0n) < 1e-15) ++reflected;
+    if (c.distance < 0.05 * dx) {
+      ++on_face;
+      EXPECT_LE(std::abs(vn), 0.2 * std::abs(v0n)) << x.x << " " << x.y << " " << x.z;
+    }
+  }
+  EXPECT_GT(air_side, 0u);
+  EXPECT_GT(on_face, 0u);
+  EXPECT_GT(reflected, s.p.n_ghost / 3);
 }
 
 TEST(GhostWalls, ResistiveFaceMovesWithPressureOverResistance) {
