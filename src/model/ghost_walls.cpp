@@ -187,16 +187,21 @@ void GhostWalls::rebuild(Particles& p) {
   first_slot_ = p.size();
   if (sites_.empty()) return;
   const double reach = params_.reach, r2 = reach * reach;
-  // Owned particles binned in cells of side `reach`.
+  // Owned particles binned in cells of side `reach`. A ghost's neighbour cells are its own cell's
+  // index +-1 (not the cells of x +- reach, which rounding can put two cells away).
+  using Cell = std::array<std::int64_t, 3>;
   const auto cell_of = [&](const Vec3& x) {
-    std::int64_t c[3];
-    for (int a = 0; a < 3; ++a)
-      c[a] = static_cast<std::int64_t>(std::floor(x[a] / reach)) + (1 << 20);
-    return c[0] + (std::int64_t{1} << 21) * (c[1] + (std::int64_t{1} << 21) * c[2]);
+    Cell c;
+    for (int a = 0; a < 3; ++a) c[a] = static_cast<std::int64_t>(std::floor(x[a] / reach));
+    return c;
+  };
+  const auto cell_key = [](const Cell& c) {
+    const std::int64_t b = std::int64_t{1} << 20, w = std::int64_t{1} << 21;
+    return (c[0] + b) + w * ((c[1] + b) + w * (c[2] + b));
   };
   std::unordered_map<std::int64_t, std::vector<std::uint32_t>> cells;
   for (std::size_t i = 0; i < p.n_owned; ++i)
-    cells[cell_of(p.position(i))].push_back(static_cast<std::uint32_t>(i));
+    cells[cell_key(cell_of(p.position(i)))].push_back(static_cast<std::uint32_t>(i));
   const std::size_t n_src = p.n_owned + p.n_halo;
   std::unordered_map<std::int64_t, std::uint32_t> entry_of;
   entry_of.reserve(n_src);
@@ -205,10 +210,11 @@ void GhostWalls::rebuild(Particles& p) {
   for (std::size_t g = 0; g < sites_.size(); ++g) {
     const Site& s = sites_[g];
     bool near = false;
+    const Cell home = cell_of(s.x);
     for (int dz = -1; dz <= 1 && !near; ++dz)
       for (int dy = -1; dy <= 1 && !near; ++dy)
         for (int dx = -1; dx <= 1 && !near; ++dx) {
-          const auto it = cells.find(cell_of(s.x + Vec3{dx * reach, dy * reach, dz * reach}));
+          const auto it = cells.find(cell_key({home[0] + dx, home[1] + dy, home[2] + dz}));
           if (it == cells.end()) continue;
           for (std::uint32_t i : it->second) {
             const Vec3 r = p.position(i) - s.x;

@@ -181,6 +181,59 @@ TEST(GhostWalls, SinglePrecisionBoxGivesTheMirrorWallsBitForBit) {
   }
 }
 
+// Every solid site within `reach` of an air particle gets an active ghost, whatever the reach:
+// sites on a face of the activation grid's cells (side reach) are found from both sides. Checked
+// against a brute-force search for a sweep of reaches, including 0.042 m at 0.015 m spacing, where
+// the ghost at x = 0.21 m sits on a cell face.
+TEST(GhostWalls, EverySolidSiteWithinReachOfTheAirIsActive) {
+  const double dx = 0.015;
+  const Vec3 lo{0.2325, 0.0525, 0.0525}, hi{0.4125, 0.2325, 0.2325};  // faces dx/2 off the sites
+  for (int k = 0; k <= 12; ++k) {
+    const double reach = k == 0 ? 0.042 : dx * (2.4 + 0.05 * k);
+    Room s;
+    s.lattice = Lattice::filling(lo - Vec3{0.06, 0.06, 0.06}, hi + Vec3{0.06, 0.06, 0.06}, dx);
+    GeometryPart part;
+    part.mesh = box_mesh(lo, hi);
+    part.room = true;
+    part.admittance = {0.0};
+    std::vector<GeometryPart> parts;
+    parts.push_back(std::move(part));
+    s.geometry = SolidGeometry(std::move(parts));
+    GhostWallParams params;
+    params.reach = reach;
+    const Lattice& l = s.lattice;
+    const auto air = [&](int i, int j, int k) { return s.geometry.is_air(l.site(i, j, k)); };
+    s.ghosts = GhostWalls(s.geometry, l, air, params, 0, -1.0, 2.0);
+    std::vector<Vec3> solid;
+    for (int c = 0; c < l.n[2]; ++c)
+      for (int b = 0; b < l.n[1]; ++b)
+        for (int a = 0; a < l.n[0]; ++a) {
+          const Vec3 x = l.site(a, b, c);
+          if (!air(a, b, c)) {
+            solid.push_back(x);
+            continue;
+          }
+          const std::size_t n = s.p.size();
+          s.p.resize(n + 1);
+          s.p.x[n] = x.x, s.p.y[n] = x.y, s.p.z[n] = x.z;
+          s.p.rho[n] = 1.2;
+          s.p.key[n] = image_key(l.id(a, b, c), kRealImage);
+        }
+    s.p.n_owned = s.p.size();
+    s.ghosts.rebuild(s.p);
+    std::size_t expected = 0;
+    for (const Vec3& x : solid) {
+      bool near = false;
+      for (std::size_t i = 0; i < s.p.n_owned && !near; ++i) {
+        const Vec3 r = s.p.position(i) - x;
+        near = dot(r, r) <= reach * reach;
+      }
+      expected += near ? 1 : 0;
+    }
+    EXPECT_EQ(s.p.n_ghost, expected) << "reach " << reach << " m";
+  }
+}
+
 TEST(GhostWalls, RotatedBoxReproducesALinearField) {
   const double dx = 0.05, L = 1.0;
   auto mesh = box_mesh({-0.3, -0.3, -0.25}, {0.3, 0.3, 0.25});
