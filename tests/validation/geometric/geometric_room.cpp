@@ -1,11 +1,15 @@
-// geometric_room SCENE [key=value ...]: the geometric part of a scene alone (no SPH run): its
-// image sources and ray histograms per receiver, and the octave T30 of the geometric energy
-// decay next to Eyring's with the absorption the geometric part uses and with the SPH walls'
+// geometric_room SCENE [key=value ...] [sph=DIR] [out=DIR]: the geometric part of a scene alone (no
+// SPH run): its image sources and ray histograms per receiver, and the octave T30 of the geometric
+// energy decay next to Eyring's with the absorption the geometric part uses and with the SPH walls'
 // (the fitted wall model's random-incidence absorption). Overrides as on the command line
 // (`hybrid.rays=20000`, `material.carpet.scattering=0.3`); [hybrid] need not be in the scene.
-// A development and validation tool (V19, docs/validation.md); prints one line per receiver.
+// With sph=DIR the SPH records DIR/NAME.raw.wav of an earlier run of the scene are joined with
+// the geometric responses again (geometric/hybrid.hpp) and the octave T30 of the SPH, full and
+// geometric responses printed; out=DIR writes NAME.full.raw.wav and NAME.geo.raw.wav there.
+// Needs a [room] box. A development and validation tool (V19, docs/validation.md).
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <map>
 #include <numbers>
 #include <string>
@@ -43,9 +47,10 @@ double octave_t30(const std::vector<double>& x, double rate, double centre) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: geometric_room SCENE [section.key=value ...]\n");
+    std::fprintf(stderr,
+                 "usage: geometric_room SCENE [section.key=value ...] [sph=DIR] [out=DIR]\n");
     return 2;
   }
   std::map<std::string, std::string> ov;
@@ -69,6 +74,10 @@ int main(int argc, char** argv) {
   }
   if (!ov.count("hybrid.rays")) ov["hybrid.rays"] = "20000";
   const Scene s = load_scene(argv[1], ov);
+  if (!s.room.present) {
+    std::fprintf(stderr, "geometric_room: %s has no [room] box\n", argv[1]);
+    return 2;
+  }
   const HybridPlan plan = make_hybrid_plan(s);
   const RayTracer tracer(plan.surfaces, plan.materials);
   const EnergyHistogram h = tracer.trace(plan.rays);
@@ -129,4 +138,13 @@ int main(int argc, char** argv) {
     std::printf(" ms\n");
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "geometric_room: %s\n", e.what());
+    return 2;
+  }
 }
