@@ -227,5 +227,27 @@ TEST(Hybrid, AScaledCopyIsCalibratedAndJoinedFlat) {
   EXPECT_NEAR(e_out / e_in, 1.0, 1e-3);
 }
 
+TEST(Hybrid, AutomaticSplitIsTheMinusTenDecibelTimeOfTheSphBand) {
+  // A 560 Hz tone (inside the overlap octave 400-800 Hz) whose energy decays as exp(-t / tau):
+  // its Schroeder curve falls 10 dB at tau ln 10. A geometric response decaying twice as fast
+  // has less late energy after calibration (negative late level), more early.
+  const double rate = 44100.0, tau = 0.01;
+  std::vector<double> sph(8820, 0.0), geo(8820, 0.0);
+  for (std::size_t i = 0; i < sph.size(); ++i) {
+    const double t = static_cast<double>(i) / rate;
+    const double c = std::sin(2.0 * std::numbers::pi * 560.0 * t);
+    sph[i] = std::exp(-0.5 * t / tau) * c;
+    geo[i] = std::exp(-t / tau) * c;
+  }
+  const HybridResult same = join_hybrid(sph, sph, {rate, 800.0, 0.0});
+  EXPECT_NEAR(same.split, tau * std::log(10.0), 0.1 * tau * std::log(10.0));
+  EXPECT_NEAR(same.early_db, 0.0, 1e-9);
+  EXPECT_NEAR(same.late_db, 0.0, 1e-9);
+  const HybridResult fast = join_hybrid(sph, geo, {rate, 800.0, 0.0});
+  EXPECT_NEAR(fast.split, same.split, 1e-12);
+  EXPECT_LT(fast.late_db, -5.0);
+  EXPECT_GT(fast.early_db, 0.0);
+}
+
 }  // namespace
 }  // namespace sphreverb
