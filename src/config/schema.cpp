@@ -407,6 +407,9 @@ std::vector<KeySpec> make_schema() {
   k.push_back(number("hybrid", "image_time", closed(0, 10, "s"), "0.05",
                      "Specular reflections of the [room] box from image sources up to this "
                      "delay, rays after it"));
+  k.push_back(number("hybrid", "scattering", closed(0, 1), "0.7",
+                     "Least scattering coefficient of every surface in the geometric part "
+                     "(max with the material's)"));
   k.push_back(note(number("hybrid", "receiver_radius", closed(0, 10, "m"), "",
                           "Radius of the ray tracer's receiver spheres"),
                    "3 (V / rays)^(1/3), at most 0.5 m"));

@@ -10,14 +10,32 @@ namespace {
 
 double ratio_db(double a, double b) { return a > 0.0 && b > 0.0 ? 10.0 * std::log10(a / b) : 0.0; }
 
+// x band-passed to [lo, hi] forwards and backwards (zero phase), padded with zeros on both sides
+// so that neither pass cuts the other's ringing.
+std::vector<double> overlap_band(const std::vector<double>& x, double rate, double lo, double hi) {
+  const auto pad = static_cast<std::size_t>(std::ceil(8.0 * rate / lo));
+  std::vector<double> y(pad, 0.0);
+  y.insert(y.end(), x.begin(), x.end());
+  y.resize(y.size() + pad, 0.0);
+  y = lr4_lowpass(lr4_highpass(y, rate, lo), rate, hi);
+  std::reverse(y.begin(), y.end());
+  y = lr4_lowpass(lr4_highpass(y, rate, lo), rate, hi);
+  std::reverse(y.begin(), y.end());
+  return {y.begin() + static_cast<std::ptrdiff_t>(pad),
+          y.begin() + static_cast<std::ptrdiff_t>(pad + x.size())};
+}
+
+double sum_squares(const std::vector<double>& y, std::size_t first, std::size_t last) {
+  double e = 0.0;
+  for (std::size_t i = first; i < std::min(last, y.size()); ++i) e += y[i] * y[i];
+  return e;
+}
+
 }  // namespace
 
 double band_energy(const std::vector<double>& x, double rate, double lo, double hi,
                    std::size_t first, std::size_t last) {
-  const std::vector<double> y = lr4_lowpass(lr4_highpass(x, rate, lo), rate, hi);
-  double e = 0.0;
-  for (std::size_t i = first; i < std::min(last, y.size()); ++i) e += y[i] * y[i];
-  return e;
+  return sum_squares(overlap_band(x, rate, lo, hi), first, last);
 }
 
 HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo,
@@ -25,17 +43,25 @@ HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo
   const std::size_t n = sph.size();
   geo.resize(n, 0.0);
   const double lo = 0.5 * p.crossover, hi = p.crossover;
-  const auto split = std::min(n, static_cast<std::size_t>(std::llround(p.split * p.rate)));
   HybridResult r;
-  const double e_sph = band_energy(sph, p.rate, lo, hi, 0, n);
-  const double e_geo = band_energy(geo, p.rate, lo, hi, 0, n);
+  const std::vector<double> sph_band = overlap_band(sph, p.rate, lo, hi);
+  std::vector<double> geo_band = overlap_band(geo, p.rate, lo, hi);
+  const double e_sph = sum_squares(sph_band, 0, n);
+  const double e_geo = sum_squares(geo_band, 0, n);
+  std::size_t split = std::min(n, static_cast<std::size_t>(std::llround(p.split * p.rate)));
+  if (!(p.split > 0.0)) {  // the SPH band's -10 dB time: the last 10 % of its energy is late
+    double tail = 0.0;
+    split = n;
+    while (split > 0 && tail + sph_band[split - 1] * sph_band[split - 1] <= 0.1 * e_sph)
+      tail += sph_band[split - 1] * sph_band[split - 1], --split;
+  }
+  r.split = static_cast<double>(split) / p.rate;
   r.mismatch_db = ratio_db(e_geo, e_sph);
   r.gain = e_sph > 0.0 && e_geo > 0.0 ? std::sqrt(e_sph / e_geo) : 1.0;
   for (double& v : geo) v *= r.gain;
-  r.early_db = ratio_db(band_energy(geo, p.rate, lo, hi, 0, split),
-                        band_energy(sph, p.rate, lo, hi, 0, split));
-  r.late_db = ratio_db(band_energy(geo, p.rate, lo, hi, split, n),
-                       band_energy(sph, p.rate, lo, hi, split, n));
+  for (double& v : geo_band) v *= r.gain;
+  r.early_db = ratio_db(sum_squares(geo_band, 0, split), sum_squares(sph_band, 0, split));
+  r.late_db = ratio_db(sum_squares(geo_band, split, n), sum_squares(sph_band, split, n));
   r.full = lr4_lowpass(sph, p.rate, p.crossover);
   const std::vector<double> high = lr4_highpass(geo, p.rate, p.crossover);
   for (std::size_t i = 0; i < n; ++i) r.full[i] += high[i];

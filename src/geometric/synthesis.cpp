@@ -1,11 +1,44 @@
 #include "sphreverb/geometric/synthesis.hpp"
 
+#include <algorithm>
 #include <cmath>
 
-#include "sphreverb/audio/crossover.hpp"
+#include "sphreverb/audio/filters.hpp"
 #include "sphreverb/geometric/counter_rng.hpp"
 
 namespace sphreverb {
+namespace {
+
+// x through a Butterworth filter of order kSplitOrder forwards and then backwards: zero phase,
+// magnitude |B|^2. A low- and a high-pass at one cut-off are power complementary (bilinear
+// transform, pre-warped), so their zero-phase versions sum to the input.
+constexpr int kSplitOrder = 4;
+
+void forward_backward(std::vector<double>& x, double rate, double cutoff, bool high) {
+  Signal s{rate, std::move(x)};
+  for (int pass = 0; pass < 2; ++pass) {
+    s = high ? butterworth_highpass(s, cutoff, kSplitOrder)
+             : butterworth_lowpass(s, cutoff, kSplitOrder);
+    std::reverse(s.samples.begin(), s.samples.end());
+  }
+  x = std::move(s.samples);
+}
+
+// Band `band` of the zero-phase tree at `edges`: HP(e_0) ... HP(e_{band-1}) LP(e_band); the bands
+// sum to the input. Padded with `pad` zeros on both sides while filtering.
+std::vector<double> split_band(const std::vector<double>& in, double rate,
+                               const std::vector<double>& edges, std::size_t band,
+                               std::size_t pad) {
+  std::vector<double> x(pad, 0.0);
+  x.insert(x.end(), in.begin(), in.end());
+  x.resize(x.size() + pad, 0.0);
+  for (std::size_t e = 0; e < band; ++e) forward_backward(x, rate, edges[e], true);
+  if (band < edges.size()) forward_backward(x, rate, edges[band], false);
+  return {x.begin() + static_cast<std::ptrdiff_t>(pad),
+          x.begin() + static_cast<std::ptrdiff_t>(pad + in.size())};
+}
+
+}  // namespace
 
 std::vector<double> synthesize_response(const std::vector<ImageSource>& taps,
                                         const std::vector<std::vector<double>>& energy,
@@ -35,7 +68,7 @@ std::vector<double> synthesize_response(const std::vector<ImageSource>& taps,
           s[i] += noise[i] * std::sqrt(energy[b][k] / static_cast<double>(count[k]));
       }
     }
-    const std::vector<double> band = zero_phase_band(s, p.rate, edges, static_cast<int>(b));
+    const std::vector<double> band = split_band(s, p.rate, edges, b, 8192);
     for (std::size_t i = 0; i < n; ++i) out[i] += band[i];
   }
   return out;

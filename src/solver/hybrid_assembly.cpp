@@ -37,7 +37,10 @@ GeoMaterial make_geo_material(const Scene& s, const MaterialSpec& m) {
 HybridPlan make_hybrid_plan(const Scene& s) {
   HybridPlan p;
   const HybridSpec& h = s.hybrid;
-  for (const MaterialSpec& m : s.materials) p.materials.push_back(make_geo_material(s, m));
+  for (const MaterialSpec& m : s.materials) {
+    p.materials.push_back(make_geo_material(s, m));
+    p.materials.back().scattering = std::max(p.materials.back().scattering, h.scattering);
+  }
   auto index_of = [&](const std::string& name) {
     for (std::size_t i = 0; i < s.materials.size(); ++i)
       if (s.materials[i].name == name) return i;
@@ -101,7 +104,7 @@ HybridPlan make_hybrid_plan(const Scene& s) {
     }
   }
   p.synthesis = {rate, samples, bin, static_cast<std::uint64_t>(h.seed)};
-  p.join = {rate, h.crossover, std::min(0.05, 0.5 * duration)};
+  p.join = {rate, h.crossover, 0.0};
   return p;
 }
 

@@ -249,6 +249,9 @@ struct HybridSpec {
   double crossover = 0.0;        // Hz, resolved by the parser: 0 = kDefaultCrossover f_max
   std::int64_t rays = 100000;    // rays traced, [0, 1e9]; 0 = image sources only
   double image_time = 0.05;      // s, specular paths from box image sources up to this delay
+  // Least scattering coefficient of every surface in the geometric part, [0, 1]: a surface
+  // scatters max(its material's `scattering`, this) (docs/theory/geometric.md, "Scattering").
+  double scattering = 0.7;
   double receiver_radius = 0.0;  // m, the ray tracer's receiver sphere; 0 = automatic
   std::int64_t seed = 1;         // of the rays and the noise, [0, 2^53]
   bool air_absorption = true;    // ISO 9613-1 attenuation along every path

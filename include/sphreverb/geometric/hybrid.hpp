@@ -3,11 +3,16 @@
 //
 // Calibration: the geometric response is in the units of image_sources.hpp, the SPH one in Pa
 // for the emitter's drive. Both are band-passed to the overlap octave [crossover / 2, crossover]
-// (LR4 high-pass at crossover / 2, LR4 low-pass at crossover) and their energies compared: the
+// (band_energy: LR4 high-pass at crossover / 2 and low-pass at crossover, run forwards and then
+// backwards, zero phase with 48 dB/octave skirts, so that the slowly decaying low room modes of
+// the SPH response below the octave do not leak into it) and their energies compared: the
 // mismatch is 10 log10(E_geo / E_sph) (dB, before calibration) and the geometric response is
 // scaled by g = sqrt(E_sph / E_geo). The same comparison over the early part [0, split) and the
 // late part [split, end) of the responses, after calibration, says how far the two agree in
-// time (0 dB each when the geometric part has the SPH part's decay in the overlap band).
+// time (0 dB each when the geometric part has the SPH part's decay in the overlap band). The
+// split is `split` seconds, or (split = 0) the time at which the SPH response's overlap-band
+// energy decay curve (Schroeder) has fallen 10 dB: early is the first 90 % of the SPH energy,
+// late the last 10 %, whatever the room's reverberation time.
 //
 // Crossover: full = LR4_lowpass(sph) + LR4_highpass(g geo) at the crossover: a Linkwitz-Riley
 // pair, whose sum is an allpass, so where both parts agree the full response has the parts'
@@ -21,7 +26,7 @@ namespace sphreverb {
 struct HybridParams {
   double rate = 44100.0;   // Hz
   double crossover = 0.0;  // Hz, in (0, rate / 4)
-  double split = 0.05;     // s, the early / late boundary of the overlap-band comparison
+  double split = 0.0;      // s, the early / late boundary of the comparison; 0 = the -10 dB time
 };
 
 struct HybridResult {
@@ -30,14 +35,15 @@ struct HybridResult {
   double gain = 1.0;         // g applied to the geometric response (1 when either is silent)
   double early_db = 0.0;     // 10 log10(g^2 E_geo / E_sph) over [0, split), after calibration
   double late_db = 0.0;      // the same over [split, end)
+  double split = 0.0;        // s, the early / late boundary used
 };
 
 // `geo` is cut or zero-padded to sph's length.
 HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo,
                          const HybridParams& p);
 
-// Energy of `x` in the octave [lo, hi] Hz (LR4 high-pass at lo, low-pass at hi), summed over the
-// samples [first, last).
+// Energy of `x` in the octave [lo, hi] Hz (LR4 high-pass at lo, low-pass at hi, forwards and
+// backwards: zero phase, the LR4 magnitude squared), summed over the samples [first, last).
 double band_energy(const std::vector<double>& x, double rate, double lo, double hi,
                    std::size_t first, std::size_t last);
 

@@ -8,10 +8,15 @@
 //     from CounterRng(seed, n), the same w in every band (so equal band energies give white
 //     noise again);
 // and the response is sum_b Band_b(s_b), Band_b the zero-phase band split at the edges between
-// the octaves (audio/crossover.hpp: its bands sum to the input, so a tap with equal amplitudes in
-// every band stays a single sample, and delays are not shifted). Band 0 extends down to 0 Hz and
-// band 6 (8 kHz) up to rate / 2. The expected energy of the result in band b is then
-// the band share of sum(taps^2) + sum_k E_b[k], in the amplitude units of image_sources.hpp.
+// the octaves: a tree of 4th-order Butterworth low- and high-passes, each run forwards and then
+// backwards (magnitude |B4|^2, 48 dB/octave skirts; a low- and a high-pass at one edge are power
+// complementary, so the bands sum to the input: a tap with equal amplitudes in every band stays a
+// single sample, and delays are not shifted). The steep skirts keep each band's decay in its own
+// octave: with 24 dB/octave skirts an octave analysis of the response picks up the slower decay
+// of the band below (measured in the default room: 1 kHz T30 48 ms for a 33 ms histogram decay).
+// Band 0 extends down to 0 Hz and band 6 (8 kHz) up to rate / 2. The expected energy of the
+// result in band b is then the band share of sum(taps^2) + sum_k E_b[k], in the amplitude units
+// of image_sources.hpp.
 #pragma once
 
 #include <cstdint>

@@ -181,19 +181,21 @@ TEST(Synthesis, TapsLandOnTheirSamplesWithTheirAmplitudes) {
 }
 
 TEST(Synthesis, NoiseCarriesTheHistogramEnergyPerBand) {
-  const std::size_t bins = 200;
+  const std::size_t bins = 1000;
   std::vector<std::vector<double>> energy(kGeoBandCount, std::vector<double>(bins, 0.0));
   for (std::size_t k = 0; k < bins; ++k) energy[3][k] = 1e-3;  // 1 kHz only
-  const auto y = synthesize_response({}, energy, {44100.0, 44100 / 5, 1e-3, 7});
-  // Expected: the broadband-equivalent energy 0.2 times the band filter's share, the energy of
-  // its impulse response: 0.46 of the octave's width (1414 - 707) / 22050, as neighbouring bands
-  // overlap (their amplitudes, not their powers, sum to one).
-  const auto h = zero_phase_band(click(4001, 2000), 44100.0, geo_band_edges(), 3);
+  const auto y = synthesize_response({}, energy, {44100.0, 44100, 1e-3, 7});
+  // Expected: the broadband-equivalent energy 1.0 times the band filter's share, the energy of
+  // a unit tap in that band alone: 0.65 of the octave's width (1414 - 707) / 22050, below 1 as
+  // neighbouring bands overlap (their amplitudes, not their powers, sum to one).
+  ImageSource tap;
+  tap.delay = 2000.0 / 44100.0, tap.amplitude[3] = 1.0;
+  const auto h = synthesize_response({tap}, {}, {44100.0, 4001, 1e-3, 7});
   double share = 0.0, e = 0.0;
   for (double v : h) share += v * v;
   for (double v : y) e += v * v;
-  EXPECT_NEAR(share / ((1414.2 - 707.1) / 22050.0), 0.46, 0.02);
-  EXPECT_NEAR(10.0 * std::log10(e / (0.2 * share)), 0.0, 0.5);
+  EXPECT_NEAR(share / ((1414.2 - 707.1) / 22050.0), 0.65, 0.02);
+  EXPECT_NEAR(10.0 * std::log10(e / share), 0.0, 0.5);
 }
 
 TEST(Decay, T30OfAnExponentialDecay) {
@@ -223,6 +225,28 @@ TEST(Hybrid, AScaledCopyIsCalibratedAndJoinedFlat) {
   for (std::size_t i = 0; i < sph.size(); ++i)
     e_in += sph[i] * sph[i], e_out += r.full[i] * r.full[i];
   EXPECT_NEAR(e_out / e_in, 1.0, 1e-3);
+}
+
+TEST(Hybrid, AutomaticSplitIsTheMinusTenDecibelTimeOfTheSphBand) {
+  // A 560 Hz tone (inside the overlap octave 400-800 Hz) whose energy decays as exp(-t / tau):
+  // its Schroeder curve falls 10 dB at tau ln 10. A geometric response decaying twice as fast
+  // has less late energy after calibration (negative late level), more early.
+  const double rate = 44100.0, tau = 0.01;
+  std::vector<double> sph(8820, 0.0), geo(8820, 0.0);
+  for (std::size_t i = 0; i < sph.size(); ++i) {
+    const double t = static_cast<double>(i) / rate;
+    const double c = std::sin(2.0 * std::numbers::pi * 560.0 * t);
+    sph[i] = std::exp(-0.5 * t / tau) * c;
+    geo[i] = std::exp(-t / tau) * c;
+  }
+  const HybridResult same = join_hybrid(sph, sph, {rate, 800.0, 0.0});
+  EXPECT_NEAR(same.split, tau * std::log(10.0), 0.1 * tau * std::log(10.0));
+  EXPECT_NEAR(same.early_db, 0.0, 1e-9);
+  EXPECT_NEAR(same.late_db, 0.0, 1e-9);
+  const HybridResult fast = join_hybrid(sph, geo, {rate, 800.0, 0.0});
+  EXPECT_NEAR(fast.split, same.split, 1e-12);
+  EXPECT_LT(fast.late_db, -5.0);
+  EXPECT_GT(fast.early_db, 0.0);
 }
 
 }  // namespace

@@ -1,0 +1,85 @@
+"""V19 (docs/validation.md): the join of the SPH and geometric responses of a [hybrid] run.
+
+usage: v19_check.py OUTDIR [--level-tol 2] [--t30-tol 0.10]
+
+Over the receivers of the run in OUTDIR (summary.json's "hybrid" block):
+  1. overlap octave [crossover / 2, crossover]: the calibrated geometric part's early and late
+     energies against the SPH part's (early_dB, late_dB of summary.json, geometric/hybrid.hpp),
+     averaged in dB over the receivers (a spatial average, as ISO 3382-1 averages positions: in
+     a room below its Schroeder frequency one position's band energy follows its modes, which
+     the geometric part does not model), each within --level-tol dB;
+  2. T30 continuous across the crossover: in the octave band that holds the crossover (125 Hz
+     ... 4 kHz, ISO 3382-1 chain of sphreverb_post.iso3382, T20 where T30 is out of range) the
+     receiver-averaged full-band decay time within --t30-tol of the SPH response's.
+Prints every receiver's values and every octave's SPH and full T30 for the record. Exit 0 when
+all pass, 1 otherwise.
+"""
+import argparse
+import json
+import math
+import sys
+import warnings
+
+import numpy as np
+import scipy.io.wavfile as wavfile
+
+from sphreverb_post import iso3382
+
+BANDS = (125, 250, 500, 1000, 2000, 4000)
+
+
+def decay_times(x, rate):
+    """band -> (T30 or T20 in s, which) for the octave bands of one response."""
+    res, _ = iso3382.analyse(np.asarray(x, dtype=np.float64), rate, bands=BANDS, broadband=False)
+    out = {}
+    for b, r in res.items():
+        if r["T30"] is not None:
+            out[int(b)] = (r["T30"], "T30")
+        elif r["T20"] is not None:
+            out[int(b)] = (r["T20"], "T20")
+        else:
+            out[int(b)] = (math.nan, "-")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("outdir")
+    ap.add_argument("--level-tol", type=float, default=2.0)
+    ap.add_argument("--t30-tol", type=float, default=0.10)
+    a = ap.parse_args()
+    warnings.simplefilter("ignore", wavfile.WavFileWarning)
+    with open(f"{a.outdir}/summary.json") as f:
+        h = json.load(f)["hybrid"]
+    fc = h["crossover_Hz"]
+    band = min(BANDS, key=lambda b: abs(math.log2(fc / b)))
+    early, late, t_sph, t_full = [], [], [], []
+    for r in h["receivers"]:
+        name = r["name"]
+        rate, sph = wavfile.read(f"{a.outdir}/{name}.raw.wav")
+        full = wavfile.read(f"{a.outdir}/{name}.full.raw.wav")[1]
+        ts, tf = decay_times(sph, rate), decay_times(full, rate)
+        early.append(r["early_dB"]), late.append(r["late_dB"])
+        t_sph.append(ts[band][0]), t_full.append(tf[band][0])
+        print(f"V19 {name}: overlap octave early {r['early_dB']:+.2f} dB, late {r['late_dB']:+.2f} "
+              f"dB; {band} Hz octave full {tf[band][1]} {1e3 * tf[band][0]:.1f} ms vs SPH "
+              f"{ts[band][1]} {1e3 * ts[band][0]:.1f} ms")
+        print("    octave T SPH / full (ms): " + "  ".join(
+            f"{b}: {1e3 * ts[b][0]:.1f} / {1e3 * tf[b][0]:.1f}" for b in BANDS if b in ts))
+    e_mean, l_mean = float(np.mean(early)), float(np.mean(late))
+    ratio = float(np.nanmean(t_full)) / float(np.nanmean(t_sph)) - 1.0
+    lv_ok = abs(e_mean) <= a.level_tol and abs(l_mean) <= a.level_tol
+    t_ok = math.isfinite(ratio) and abs(ratio) <= a.t30_tol
+    print(f"V19 mean of {len(early)} receivers: crossover {fc:.0f} Hz, overlap {fc / 2:.0f}-{fc:.0f} "
+          f"Hz: early {e_mean:+.2f} dB, late {l_mean:+.2f} dB (|.| <= {a.level_tol:g}) "
+          f"{'ok' if lv_ok else 'FAIL'}; {band} Hz octave T full {1e3 * np.nanmean(t_full):.1f} ms "
+          f"vs SPH {1e3 * np.nanmean(t_sph):.1f} ms ({100 * ratio:+.1f} %, <= "
+          f"{100 * a.t30_tol:.0f} %) {'ok' if t_ok else 'FAIL'}")
+    ok = lv_ok and t_ok
+    print("V19", "PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
