@@ -204,9 +204,11 @@ void warn_free_emitter(Scene& s) {
 
 // A path (keyframes of [SECTION] path): every keyframe, and the path sampled at 64 points per
 // segment, in the air and at least dx/2 from every [boundary.NAME] surface; the speed at most
-// kMaxPathMach c. Each error names the keyframe (or the segment starting at it).
+// kMaxPathMach c. Each error names the keyframe (or the segment starting at it). A moving
+// object's path (`object`) is the path of its centre: the surfaces are not checked.
 void check_path(const Reader& r, const Scene& s, const std::string& section,
-                const std::vector<Keyframe>& keys, PathInterpolation interpolation) {
+                const std::vector<Keyframe>& keys, PathInterpolation interpolation,
+                bool object = false) {
   if (keys.size() < 2) return;
   const double margin = 0.5 * s.fluid.spacing;
   const Path path(keys, interpolation);
@@ -219,7 +221,7 @@ void check_path(const Reader& r, const Scene& s, const std::string& section,
                    format_vec(s.fluid.fill_min) + "] .. [" + format_vec(s.fluid.fill_max) +
                    "] m less dx/2 = " + format_number(margin) + " m");
     for (const auto& b : s.boundaries)
-      if (distance_to_surface(b, p) < margin)
+      if (!object && distance_to_surface(b, p) < margin)
         r.fail(section, "path",
                what + " at (" + format_vec(p) + ") m crosses [boundary." + b.name +
                    "] (closer than dx/2 = " + format_number(margin) + " m to its surface)");
@@ -252,6 +254,8 @@ void check_geometry(const Reader& r, Scene& s) {
       check_in_air(r, s, "emitter." + src.name, "position", src.path.front().x);
     check_path(r, s, "emitter." + src.name, src.path, src.interpolation);
   }
+  for (const auto& b : s.boundaries)
+    check_path(r, s, "boundary." + b.name, b.path, b.interpolation, true);
   check_receivers_off_surfaces(r, s);
   check_emitter_fits(r, s);
   check_emitter_uncut(r, s);

@@ -211,6 +211,8 @@ Vec3 read_normal(const Reader& r, const std::string& sec, Vec3 fallback) {
   return normalized(n);
 }
 
+std::vector<Keyframe> read_path(const Reader& r, const std::string& sec);
+
 void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
   boundaries.clear();
   for (const IniSection* s : r.sections_of("boundary")) {
@@ -220,7 +222,8 @@ void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
     b.material = "rigid";
     r.require(sec, "shape", "rectangle, disc or cylinder");
     r.get_enum(sec, "shape", b.shape, shape_names());
-    std::vector<std::string> keys = {"shape", "center", "normal", "material"};
+    std::vector<std::string> keys = {"shape",    "center", "normal",
+                                     "material", "path",   "interpolation"};
     switch (b.shape) {
       case ShapeKind::Rectangle:
         keys.emplace_back("size");
@@ -240,13 +243,22 @@ void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
                    "' (allowed: " + join(keys) + ")");
       }
     }
-    r.require(sec, "center", "x y z, m");
+    r.get_enum(sec, "interpolation", b.interpolation, interpolation_names());
+    b.path = read_path(r, sec);
+    if (b.path.empty()) r.require(sec, "center", "x y z, m; or a path");
     r.require(sec, "normal", "x y z, non-zero");
     for (const auto& key : keys) {
       if (key == "size") r.require(sec, key, "W H, m");
       if (key == "radius" || key == "height") r.require(sec, key, "m, (0, 1000]");
     }
-    r.get(sec, "center", b.center);
+    if (b.path.empty()) {
+      r.get(sec, "center", b.center);
+    } else {
+      b.center = b.path.front().x;
+      Vec3 given = b.center;
+      r.get(sec, "center", given);
+      if (!(given == b.center)) r.fail(sec, "center", "differs from the path's first keyframe");
+    }
     b.normal = read_normal(r, sec, {});
     if (const auto size = r.text(sec, "size")) {
       const auto words = split_words(*size);

@@ -233,7 +233,8 @@ std::vector<KeySpec> make_schema() {
   // [boundary.NAME]
   const std::string bnd = "boundary.NAME";
   k.push_back(choice(bnd, "shape", words_of(shape_names()), "", "Shape of the surface"));
-  k.push_back(required(vector(bnd, "center", "m", "", "", "Centre point")));
+  k.push_back(note(vector(bnd, "center", "m", "", "", "Centre point (at t = 0 if it moves)"),
+                   "required unless path is given"));
   k.push_back(required(vector(bnd, "normal", "", "", "",
                               "Surface normal, non-zero (normalised); cylinder: the axis")));
   KeySpec size = note(number(bnd, "size", open_closed(0, 1000, "m"), "",
@@ -249,6 +250,11 @@ std::vector<KeySpec> make_schema() {
       number(bnd, "height", open_closed(0, 1000, "m"), "", "Cylinder: its length along the axis"),
       "cylinder: required"));
   k.push_back(text(bnd, "material", "rigid", "", "Material of the surface: " + kMaterialRef));
+  k.push_back(text(bnd, "path", "", "none",
+                   "Keyframes 't x y z; t x y z; ...' (s of stage 2, m) of the centre: a moving "
+                   "object (translated, walking speeds; at most 0.3 c), inside the fill box"));
+  k.push_back(choice(bnd, "interpolation", words_of(interpolation_names()), "linear",
+                     "Between keyframes: linear, or smooth (as [emitter.NAME] interpolation)"));
   // [geometry.NAME]
   const std::string geo = "geometry.NAME";
   KeySpec mesh = text(geo, "mesh", "", "required",
@@ -270,11 +276,11 @@ std::vector<KeySpec> make_schema() {
   k.push_back(choice(geo, "role", words_of(geometry_role_names()), "",
                      "room: air inside the mesh; object: solid inside, air around it"));
   k.push_back(text(geo, "material", "", "none",
-                   "Material of every surface not named by a material.GROUP key: " +
-                       kMaterialRef));
+                   "Material of every surface not named by a material.GROUP key: " + kMaterialRef));
   k.push_back(text(geo, "material.GROUP", "", "`material`",
                    "Material of the mesh surface GROUP (its material, group or object name in "
-                   "the file): " + kMaterialRef));
+                   "the file): " +
+                       kMaterialRef));
   // [emitter]
   KeySpec input = text("emitter", "input", "", "required",
                        "The signal: impulse (a single-sample click), sweep (an exponential sine "

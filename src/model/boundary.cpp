@@ -6,7 +6,8 @@ namespace sphreverb {
 
 namespace {
 // In-plane axes of a plane with unit normal n: u = normalised(n x ref), v = n x u, with ref = z
-// unless n is (nearly) along z, then ref = x. Documented in docs/scene-reference.md for `size = W H`.
+// unless n is (nearly) along z, then ref = x. Documented in docs/scene-reference.md for `size = W
+// H`.
 void plane_axes(const Vec3& n, Vec3& u, Vec3& v) {
   const Vec3 ref = std::abs(n.z) > 0.9 ? Vec3{1, 0, 0} : Vec3{0, 0, 1};
   u = normalized(cross(n, ref));
@@ -78,28 +79,59 @@ std::array<WallShape, 6> box_faces(const Vec3& lo, const Vec3& hi) {
 
 std::vector<Tether> find_tethers(std::size_t n_owned,
                                  const std::function<Vec3(std::size_t)>& rest_position,
-                                 const std::vector<Wall>& walls, double range) {
+                                 const std::vector<Wall>& walls, double range,
+                                 const std::function<Vec3(std::size_t)>& position, double t) {
   std::vector<Tether> out;
+  std::vector<Vec3> offsets(walls.size());
+  for (std::size_t w = 0; w < walls.size(); ++w) offsets[w] = walls[w].offset(t);
   for (std::size_t i = 0; i < n_owned; ++i)
     for (std::size_t w = 0; w < walls.size(); ++w) {
-      const WallProbe pr = walls[w].shape.probe(rest_position(i));
-      if (pr.in_extent && std::abs(pr.distance) < range)
-        out.push_back({i, static_cast<int>(w), pr.distance});
+      const WallProbe rest = walls[w].shape.probe(rest_position(i));
+      const bool rest_in = rest.in_extent && std::abs(rest.distance) < range;
+      if (!walls[w].follows_path()) {
+        if (rest_in) out.push_back({i, static_cast<int>(w), rest.distance});
+        continue;
+      }
+      // A moving object: the zone around its pose at t; the rest distance's spring only for a
+      // particle that started in the zone, on the side it is on now.
+      const WallProbe now = walls[w].shape.probe(position(i), offsets[w]);
+      if (!(now.in_extent && std::abs(now.distance) < range)) continue;
+      const bool same_side = (now.distance < 0.0) == (rest.distance < 0.0);
+      if (rest_in && same_side)
+        out.push_back({i, static_cast<int>(w), rest.distance});
+      else
+        out.push_back({i, static_cast<int>(w), now.distance, false});
     }
   return out;
 }
 
 void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
                        const std::vector<Wall>& walls, double shift, double speed, double area,
-                       double mass, double dt) {
+                       double mass, double dt, double time) {
+  // The moving objects' poses and velocities (the same for all their tethers).
+  std::vector<Vec3> offsets(walls.size()), velocities(walls.size());
+  for (std::size_t w = 0; w < walls.size(); ++w)
+    if (walls[w].follows_path())
+      offsets[w] = walls[w].offset(time), velocities[w] = walls[w].path.velocity(time + 0.5 * dt);
   for (const Tether& t : tethers) {
     const Wall& w = walls[t.wall];
-    const Vec3 offset = w.moving ? w.shape.normal * shift : Vec3{};
+    const bool object = w.follows_path();
+    const Vec3 offset = w.moving ? w.shape.normal * shift : offsets[t.wall];
     const WallProbe pr = w.shape.probe(p.position(t.particle), offset);
-    const double wall_speed = w.moving ? speed * dot(w.shape.normal, pr.normal) : 0.0;
+    const double wall_speed = w.moving ? speed * dot(w.shape.normal, pr.normal)
+                              : object ? dot(velocities[t.wall], pr.normal)
+                                       : 0.0;
     const std::size_t i = t.particle;
     const double vn = dot(p.velocity(i), pr.normal) - wall_speed;
     const double an = p.ax[i] * pr.normal.x + p.ay[i] * pr.normal.y + p.az[i] * pr.normal.z;
+    if (!t.spring) {
+      // The rigid condition alone: the kick sets the normal velocity to the wall's.
+      const double f = -vn / dt - an;
+      p.ax[i] += f * pr.normal.x;
+      p.ay[i] += f * pr.normal.y;
+      p.az[i] += f * pr.normal.z;
+      continue;
+    }
     // (m + A M)(v+ - v-)/dt = m a_n - A K (d - d0) - A C (v+ - V)   (boundary.hpp), solved for
     // the added acceleration f = (v+ - v-)/dt - a_n:
     //   f = [-(A M a_n + A K (d - d0)) / mu - g (a_n + (v- - V)/dt)] / (1 + g),

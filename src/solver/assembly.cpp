@@ -33,7 +33,7 @@ std::vector<Wall> make_walls(const Scene& s) {
   auto add = [&](const WallShape& shape, const std::string& material, bool moving) {
     const MaterialSpec& m = s.material(material);
     const double stiffness = m.rigid ? s.derived.rigid_stiffness : m.stiffness;
-    walls.push_back({shape, stiffness, m.damping, m.mass, moving});
+    walls.push_back({shape, stiffness, m.damping, m.mass, moving, {}});
   };
   if (s.room.present && !s.derived.mirror_room) {
     const std::array<WallShape, 6> faces = box_faces(s.room.min, s.room.max);
@@ -42,6 +42,7 @@ std::vector<Wall> make_walls(const Scene& s) {
   for (const BoundarySpec& b : s.boundaries) {
     const Shape shape{b.shape, b.center, b.normal, b.width, b.height, b.radius};
     add(WallShape::from(shape), b.material, false);
+    if (b.path.size() > 1) walls.back().path = Path(b.path, b.interpolation);
   }
   add(WallShape::disc(s.emitter.center, s.emitter.normal, s.emitter.radius), s.emitter.material,
       true);

@@ -86,6 +86,12 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
       sources_(make_point_sources(scene)) {
   MPI_Comm_rank(comm_, &rank_), MPI_Comm_size(comm_, &size_);
   const Derived& d = scene_.derived;
+  double object_speed = 0.0;  // m/s, the fastest moving object's top speed
+  for (const Wall& w : walls_)
+    if (w.follows_path()) object_speed = std::max(object_speed, w.path.max_speed());
+  if (object_speed > 0.0)
+    object_period_ = std::max<std::int64_t>(
+        1, static_cast<std::int64_t>(std::floor(0.5 * d.skin / (object_speed * d.dt))));
   const Decomposition& dec = decomposition_;
   slabs_ =
       Slabs::balanced(dec.axis, dec.plane_pos, dec.plane_count, scene_.fluid.fill_min[dec.axis],
@@ -169,7 +175,8 @@ void Simulation::rebuild() {
   ghosts_.rebuild(p_);  // after the mirror images: it appends to them
   neighbours_.build(p_, d.halo_width);
   tethers_ = find_tethers(
-      p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h);
+      p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h,
+      [&](std::size_t i) { return p_.position(i); }, objects_pose_time());
   receivers_.rebuild(p_, slabs_, rank_, d.halo_width);
   sources_.rebuild(p_, d.skin);
   rebuild_x_.resize(p_.n_owned), rebuild_y_.resize(p_.n_owned), rebuild_z_.resize(p_.n_owned);
@@ -221,7 +228,14 @@ bool Simulation::finish_rebuild_check() {
   const double limit = scene_.derived.halo_width;
   if (worst == HUGE_VAL || check_[2] > limit) stability_check(limit);
   const double half_skin = 0.5 * scene_.derived.skin;
-  return worst > half_skin * half_skin;
+  const bool objects_moved =
+      object_period_ > 0 && run_.stage == 2 && acoustic_step_ % object_period_ == 0;
+  return worst > half_skin * half_skin || objects_moved;
+}
+
+double Simulation::objects_pose_time() const {
+  if (object_period_ == 0 || run_.stage != 2) return 0.0;
+  return static_cast<double>(acoustic_step_ / object_period_ * object_period_) * scene_.derived.dt;
 }
 
 void Simulation::stability_check(double limit) {
@@ -311,12 +325,13 @@ void Simulation::step(bool acoustic) {
   const double dx = scene_.fluid.spacing;
   timings_.start();
   const std::int64_t n = acoustic ? acoustic_step_ : run_.stage1_steps;  // restored by restarts
+  const double t = acoustic ? static_cast<double>(acoustic_step_) * d.dt : 0.0;  // s, of x^n
   if (physics_.hyperdiffusion > 0.0 && n % kHyperdiffusionEvery == 0) hyperdiffuse();
   const EmitterState e = drive(acoustic);  // the disc at t^n
   timings_.lap(Phase::Emitter);
 
   compute_momentum(p_, neighbours_, physics_, scratch_);  // pressure + viscosity: a^n
-  add_tether_forces(p_, tethers_, walls_, e.shift, e.speed, dx * dx, d.particle_mass, d.dt);
+  add_tether_forces(p_, tethers_, walls_, e.shift, e.speed, dx * dx, d.particle_mass, d.dt, t);
   timings_.lap(Phase::Forces);
   kick(p_, d.dt, acoustic ? 0.0 : scene_.equilibrium.damping);  // v^{n+1/2}
   timings_.lap(Phase::Integration);

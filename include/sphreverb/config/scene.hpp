@@ -117,6 +117,10 @@ struct BoundarySpec {
                          //    cylinder: length along the axis
   double radius = 0.0;   // m, disc and cylinder
   std::string material;  // name of a [material.NAME] section, or "rigid"
+  // A moving object: keyframes of its centre (center is then the first one), translated rigidly;
+  // empty: fixed at center.
+  std::vector<Keyframe> path;
+  PathInterpolation interpolation = PathInterpolation::Linear;
 };
 
 // room: air inside the mesh; object: solid inside, air around it.

@@ -24,6 +24,17 @@
 //
 // a_n the particle's other (pressure, viscous) acceleration. add_tether_forces adds the
 // acceleration that makes the kick v+ = v- + dt a produce exactly this v+.
+//
+// Moving objects. A wall with a path (`[boundary.NAME] path`) is translated rigidly: its centre
+// is path.position(t) (the shape's `center` is the path's first keyframe), so every formula above
+// holds in the wall's frame with d measured from the moved surface and V_wall = path.velocity.
+// Its tethers are found from the particles' current positions against the wall's pose at the
+// rebuild (the set changes as the wall slides past particles): a particle whose rest site lay in
+// the wall's tether zone at t = 0 (same side, in extent) keeps the spring to its rest distance
+// d0 (a wall moving along its normal carries its layer of air with it); any other particle in
+// the zone is held by the rigid-wall condition alone, (v+ - V) . n = 0 (no spring: it stays at
+// the distance it entered at). Both depend only on the particle's id, its position and the time,
+// so they are the same on any rank count and after a restart.
 #pragma once
 
 #include <array>
@@ -33,6 +44,7 @@
 
 #include "sphreverb/core/particles.hpp"
 #include "sphreverb/core/vec3.hpp"
+#include "sphreverb/model/path.hpp"
 #include "sphreverb/model/shape.hpp"
 
 namespace sphreverb {
@@ -60,6 +72,11 @@ struct Wall {
   double damping = 0.0;    // Pa s/m
   double mass = 0.0;       // kg/m^2, added areal mass
   bool moving = false;     // the emitter: shifted by its displacement along its normal
+  Path path{};             // a moving object: the centre's path (empty or one keyframe: fixed)
+
+  bool follows_path() const { return path.moving(); }
+  // m, the displacement of the surface at stage-2 time t (s) from its pose at t = 0.
+  Vec3 offset(double t) const { return follows_path() ? path.position(t) - shape.center : Vec3{}; }
 };
 
 // One tethered particle.
@@ -67,6 +84,7 @@ struct Tether {
   std::size_t particle;  // local index (owned)
   int wall;              // index into the wall list
   double d0;             // m, rest signed distance
+  bool spring = true;    // false: a moving wall's rigid condition only (v+ - V) . n = 0
 };
 
 // The six faces of the box [lo, hi] as rectangles with normals pointing into the box, in face
@@ -76,21 +94,28 @@ std::array<WallShape, 6> box_faces(const Vec3& lo, const Vec3& hi);
 
 // Tethers of the owned particles [0, n_owned): every (particle, wall) with the rest position
 // rest_position(i) (m) within `range` (m, one smoothing length) of the wall and in its extent;
-// sorted by particle, then wall.
+// sorted by particle, then wall. Walls that follow a path are probed at `position(i)` (m, the
+// particle's current position) against the wall's pose at time t (s) instead (see above);
+// `position` may be empty when no wall follows a path.
 std::vector<Tether> find_tethers(std::size_t n_owned,
                                  const std::function<Vec3(std::size_t)>& rest_position,
-                                 const std::vector<Wall>& walls, double range);
+                                 const std::vector<Wall>& walls, double range,
+                                 const std::function<Vec3(std::size_t)>& position = {},
+                                 double t = 0.0);
 
 // Adds the tether accelerations to the owned particles' accelerations, which on entry hold the
 // other forces / mass. The moving wall (emitter) is displaced by `shift` (m) along its normal and
 // moves at `speed` (m/s). `area` = dx^2 (m^2), `mass` the particle mass (kg), `dt` the step (s)
 // of the kick that follows. Post: the kick gives the tethered particles the velocity above.
+// Walls that follow a path stand at their pose at time t (s, the positions' time) and move at
+// their velocity at t + dt/2 (the kick's mid-point).
 void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
                        const std::vector<Wall>& walls, double shift, double speed, double area,
-                       double mass, double dt);
+                       double mass, double dt, double t = 0.0);
 
 // True if the lattice site p is kept as air: not within dx/2 of any fixed wall surface (in
 // extent). Sites on the emitter (the moving wall) are kept: tethered to it, they are its surface.
+// A wall that follows a path removes the sites at its pose at t = 0.
 bool is_air_site(const std::vector<Wall>& walls, const Vec3& p, double dx);
 
 }  // namespace sphreverb

@@ -157,6 +157,10 @@ class Simulation {
 
  private:
   void rebuild();
+  // The stage-2 time (s) at which the moving objects (boundary.hpp) are posed for the tethers
+  // of a rebuild at the current step: the start of the current period of object_period_ steps
+  // (0 in stage 1). A function of the step alone, so a restart poses them as the run did.
+  double objects_pose_time() const;
   void balance_by_cost();  // construction with several ranks: cuts by work (slab_cost.hpp)
   void build_ghosts(double fill_seconds);  // this slab's ghost walls (none without meshes)
   void refresh(FieldSet fields);
@@ -215,6 +219,9 @@ class Simulation {
   double check_[3] = {0.0, 0.0, 0.0};
   // This rank's largest distance of a rebuild position from its lattice site (m), set by rebuild().
   double site_bound_ = 0.0;
+  // Steps in which no moving object moves more than skin / 2 (0: none moves); a rebuild falls
+  // at the start of every such period of stage 2.
+  std::int64_t object_period_ = 0;
   MPI_Request check_request_ = MPI_REQUEST_NULL;
 };
 

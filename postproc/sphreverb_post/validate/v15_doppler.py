@@ -2,7 +2,7 @@
 
     python3 -m sphreverb_post validate v15 OUTDIR --source NAME --receivers R1 R2 ... --tone HZ
         [--ends LO HI] [--axis 0] [--c 343] [--window 0.003] [--start 0.0025] [--tol 0.005]
-        [--json FILE]
+        [--json FILE] [--reflector NAME --burst SECONDS]
 
 Source and receiver paths (linear keyframes, or fixed positions) are read from the scene echoed
 in OUTDIR/summary.json ([emitter.NAME] path/position, [receiver.NAME] path/position, command-line
@@ -16,6 +16,15 @@ taken where the whole window hears emissions from --start s (after the tone's fa
 source's or the receiver's last keyframe, and (--ends: the walls at LO and HI along --axis) before
 the first reflection off either of them arrives. Pass: every window within --tol (relative) of the
 prediction. Exit status: 0 pass, 1 fail, 2 bad input.
+
+With --reflector NAME (a moving object, [boundary.NAME] path, a plate filling a duct along
+--axis): the sound reflected by it, f (c + v) / (c - v) for a fixed source and receiver and a
+plate moving towards them. For a receiver time t the reflection time t_h solves
+t - t_h = |x_r(t) - X(t_h)| / c (X the plate's centre), and the emission time tau the same from
+X(t_h) to the source; the predicted frequency is f dtau/dt. A window is kept when its emissions
+lie in [--start, --burst - --guard] (the tone is a burst that ends at --burst s), the direct sound
+of the burst (and its image in each --ends wall) has passed --guard s before it, and the
+reflection's own echo off an --ends wall has not yet arrived (--guard s margin).
 """
 import argparse
 import json
@@ -49,29 +58,42 @@ def scene_sections(outdir):
 
 
 class LinearPath:
-    """Keyframes (t, x): linear between them, at rest outside (model/path.hpp, linear)."""
+    """Keyframes (t, x): linear between them, or smooth (cubic Hermite with Catmull-Rom tangents,
+    at rest at both ends), at rest outside (model/path.hpp)."""
 
-    def __init__(self, keys):
+    def __init__(self, keys, smooth=False):
         self.t = np.array([k[0] for k in keys])
         self.x = np.array([k[1] for k in keys])
+        self.smooth = smooth
 
     @classmethod
-    def of(cls, sec, name):
-        if sec.get("interpolation", "linear") != "linear":
-            raise ValueError(f"[{name}]: only linear paths are supported here")
+    def of(cls, sec, name, key="position"):
+        smooth = sec.get("interpolation", "linear") == "smooth"
         if "path" in sec:
             keys = []
             for group in sec["path"].split(";"):
                 w = [float(v) for v in group.split()]
                 if w:
                     keys.append((w[0], np.array(w[1:4])))
-            return cls(keys)
-        if "position" in sec:
-            return cls([(0.0, np.array([float(v) for v in sec["position"].split()]))])
-        raise ValueError(f"[{name}] has neither path nor position")
+            return cls(keys, smooth)
+        if key in sec:
+            return cls([(0.0, np.array([float(v) for v in sec[key].split()]))])
+        raise ValueError(f"[{name}] has neither path nor {key}")
+
+    def tangent(self, k):
+        if k == 0 or k + 1 >= self.t.size:
+            return np.zeros(3)
+        return (self.x[k + 1] - self.x[k - 1]) / (self.t[k + 1] - self.t[k - 1])
 
     def at(self, t):
-        return np.array([np.interp(t, self.t, self.x[:, a]) for a in range(3)])
+        if not self.smooth or self.t.size < 2 or t <= self.t[0] or t >= self.t[-1]:
+            return np.array([np.interp(t, self.t, self.x[:, a]) for a in range(3)])
+        k = int(np.searchsorted(self.t, t, side="right")) - 1
+        span = self.t[k + 1] - self.t[k]
+        u = (t - self.t[k]) / span
+        u2, u3 = u * u, u * u * u
+        return (self.x[k] * (2 * u3 - 3 * u2 + 1) + self.tangent(k) * span * (u3 - 2 * u2 + u)
+                + self.x[k + 1] * (-2 * u3 + 3 * u2) + self.tangent(k + 1) * span * (u3 - u2))
 
     def end(self):
         return float(self.t[-1])
@@ -98,6 +120,54 @@ def emission_time(t, rec, src, c, mirror=None):
     return 0.5 * (lo + hi)
 
 
+class Fixed:
+    """A point at rest (the reflection point, for the path from the source to it)."""
+
+    def __init__(self, x):
+        self.x = np.asarray(x)
+
+    def at(self, t):
+        return self.x
+
+
+def reflected_emission(t, rec, src, plate, c, mirror=None):
+    """Emission time of the sound reflected once by the moving plate and heard at time t
+    (mirror = (axis, wall): heard through the receiver's image in that wall, i.e. the echo)."""
+    hearer = rec
+    if mirror is not None:
+        xr = rec.at(t).copy()
+        xr[mirror[0]] = 2.0 * mirror[1] - xr[mirror[0]]
+        hearer = Fixed(xr)
+    th = emission_time(t, hearer, plate, c)
+    return emission_time(th, Fixed(plate.at(th)), src, c)
+
+
+def reflector_windows(args, name, rec, src, plate, t, phase, win, edge):
+    rows = []
+    ends = args.ends or []
+    for i0 in range(edge, t.size - win - edge, win // 2):
+        t0, t1 = t[i0], t[i0 + win - 1]
+        direct = [emission_time(t0, rec, src, args.c)] + [
+            emission_time(t0, rec, src, args.c, (args.axis, w)) for w in ends]
+        if min(direct) < args.burst + args.guard:
+            continue  # the direct burst is still passing
+        tau0 = reflected_emission(t0, rec, src, plate, args.c)
+        tau1 = reflected_emission(t1, rec, src, plate, args.c)
+        if tau0 < args.start or tau1 > args.burst - args.guard:
+            continue
+        if any(reflected_emission(t1 + args.guard, rec, src, plate, args.c, (args.axis, w)) >= 0.0
+               for w in ends):
+            continue  # the reflection's echo off an end has arrived
+        measured = np.polyfit(t[i0:i0 + win], phase[i0:i0 + win], 1)[0] / (2 * np.pi)
+        tm, dt = 0.5 * (t0 + t1), 1e-5
+        predicted = args.tone * (reflected_emission(tm + dt, rec, src, plate, args.c)
+                                 - reflected_emission(tm - dt, rec, src, plate, args.c)) / (2 * dt)
+        rows.append({"receiver": name, "t_s": float(tm), "measured_Hz": float(measured),
+                     "predicted_Hz": float(predicted),
+                     "error": float(measured / predicted - 1.0)})
+    return rows
+
+
 def main(argv=None, prog=None):
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -106,16 +176,26 @@ def main(argv=None, prog=None):
     ap.add_argument("--receivers", nargs="+", required=True)
     ap.add_argument("--tone", type=float, required=True, help="the input's frequency, Hz")
     ap.add_argument("--c", type=float, default=343.0)
-    ap.add_argument("--ends", type=float, nargs=2, help="reflecting walls along --axis, m")
+    ap.add_argument("--ends", type=float, nargs="+", help="reflecting walls along --axis, m")
     ap.add_argument("--axis", type=int, default=0)
     ap.add_argument("--window", type=float, default=0.003, help="s")
     ap.add_argument("--start", type=float, default=0.0025, help="first emission time used, s")
     ap.add_argument("--tol", type=float, default=0.005, help="relative")
     ap.add_argument("--json")
+    ap.add_argument("--reflector", help="NAME of a moving [boundary.NAME]: its reflection")
+    ap.add_argument("--burst", type=float, help="with --reflector: the tone's end, s")
+    ap.add_argument("--guard", type=float, default=0.001, help="with --reflector: margin, s")
     args = ap.parse_args(argv)
+    if args.reflector and args.burst is None:
+        print("V15 Doppler: bad input: --reflector needs --burst", file=sys.stderr)
+        return 2
     try:
         sec = scene_sections(args.outdir)
         src = LinearPath.of(sec[f"emitter.{args.source}"], f"emitter.{args.source}")
+        plate = None
+        if args.reflector:
+            name = f"boundary.{args.reflector}"
+            plate = LinearPath.of(sec[name], name, key="center")
         rows = []
         for name in args.receivers:
             rec = LinearPath.of(sec[f"receiver.{name}"], f"receiver.{name}")
@@ -129,6 +209,11 @@ def main(argv=None, prog=None):
             moving_until = max(src.end(), rec.end())
             win = int(round(args.window * rate))
             edge = win  # Hilbert edge effects at the record's ends
+            if plate is not None:
+                rows += reflector_windows(args, name, rec, src, plate, t, phase, win, edge)
+                if not any(r["receiver"] == name for r in rows):
+                    raise ValueError(f"{name}: no window hears the reflection alone")
+                continue
             for i0 in range(edge, x.size - win - edge, win // 2):
                 t0, t1 = t[i0], t[i0 + win - 1]
                 tau0 = emission_time(t0, rec, src, args.c)
@@ -152,7 +237,8 @@ def main(argv=None, prog=None):
         return 2
     worst = max(abs(r["error"]) for r in rows)
     ok = worst <= args.tol
-    print(f"V15 Doppler: tone {args.tone:g} Hz from [emitter.{args.source}]")
+    via = f", reflected by [boundary.{args.reflector}]" if args.reflector else ""
+    print(f"V15 Doppler: tone {args.tone:g} Hz from [emitter.{args.source}]{via}")
     for name in args.receivers:
         rr = [r for r in rows if r["receiver"] == name]
         m = np.mean([r["measured_Hz"] for r in rr])

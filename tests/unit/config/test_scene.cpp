@@ -852,5 +852,32 @@ TEST(SceneErrors, BadPaths) {
   expect_mentions(error_of(t), {"[emitter.car] type", "monopole"});
 }
 
+// [boundary.NAME] path: a moving object's centre; center defaults to (and must equal) the first
+// keyframe; its path is checked like a source's (fill box, speed), not against the surfaces.
+TEST(SceneParse, MovingObject) {
+  const std::string door =
+      "\n[boundary.door]\nshape = rectangle\nnormal = 1 0 0\nsize = 0.1 0.1\n"
+      "interpolation = smooth\npath = 0 0.3 0.2 0.15; 0.1 0.35 0.2 0.15\n";
+  const Scene s = parse_scene(kFull + door, kPath);
+  const BoundarySpec& b = s.boundaries.back();
+  EXPECT_EQ(b.name, "door");
+  ASSERT_EQ(b.path.size(), 2u);
+  EXPECT_EQ(b.center, (Vec3{0.3, 0.2, 0.15}));
+  EXPECT_EQ(b.interpolation, PathInterpolation::Smooth);
+  const auto with = [&](const std::string& path) {
+    return kFull +
+           "\n[boundary.door]\nshape = disc\nnormal = 0 0 1\nradius = 0.05\npath = " + path + "\n";
+  };
+  std::string t = with("0 0.3 0.2 0.15; 0.1 0.3 0.2 0.15; 0.05 0.3 0.2 0.15");
+  expect_mentions(error_of(t), {at_line(t, "path ="), "[boundary.door] path", "keyframe 3",
+                                "times must increase"});
+  t = with("0 0.3 0.2 0.15; 0.01 0.6 0.2 0.15");
+  expect_mentions(error_of(t), {"[boundary.door] path", "keyframe 2", "leaves the air"});
+  t = with("0 0.3 0.2 0.15; 0.001 0.45 0.2 0.15");  // 150 m/s, c = 300 m/s
+  expect_mentions(error_of(t), {"[boundary.door] path", "keyframe 1", "above the limit 0.3 c"});
+  t = with("0 0.3 0.2 0.15; 0.1 0.35 0.2 0.15") + "center = 0.1 0.2 0.15\n";
+  expect_mentions(error_of(t), {"[boundary.door] center", "first keyframe"});
+}
+
 }  // namespace
 }  // namespace sphreverb

@@ -310,5 +310,75 @@ TEST(BoundaryTethers, MovingWallCarriesItsParticles) {
   EXPECT_NEAR(p.az[0], expected, 1e-9 * expected);
 }
 
+// A moving object (a wall with a path): translated rigidly, probed at its pose at time t, its
+// velocity in the damper and the rigid condition.
+Wall moving_plate(double K, double C) {
+  Wall w{rectangle({0.5, 0.3, 0.3}, {1, 0, 0}, 0.2, 0.2), K, C, 0.0, false, {}};
+  // 2 m/s along -x from t = 0 to t = 0.1 s.
+  w.path = Path({{0.0, {0.5, 0.3, 0.3}}, {0.1, {0.3, 0.3, 0.3}}}, PathInterpolation::Linear);
+  return w;
+}
+
+TEST(BoundaryObjects, OffsetFollowsThePath) {
+  const Wall w = moving_plate(2e5, 0.0);
+  ASSERT_TRUE(w.follows_path());
+  expect_vec_near(w.offset(0.0), {0, 0, 0}, 0.0);
+  expect_vec_near(w.offset(0.05), {-0.1, 0, 0}, 1e-15);
+  expect_vec_near(w.offset(1.0), {-0.2, 0, 0}, 1e-15);  // at rest after the last keyframe
+  const Wall fixed{rectangle({0.5, 0.3, 0.3}, {1, 0, 0}, 0.2, 0.2), 2e5, 0.0, 0.0, false, {}};
+  EXPECT_FALSE(fixed.follows_path());
+  expect_vec_near(fixed.offset(0.05), {0, 0, 0}, 0.0);
+}
+
+TEST(BoundaryObjects, TethersFollowTheMovingPose) {
+  const std::vector<Wall> walls{moving_plate(2e5, 0.0)};
+  // Particle 0 rests 0.5 dx in front of the plate and was carried with it to t = 0.05 s (its
+  // spring to d0); particle 1 rests far away, and the plate now stands 0.3 dx from it (the rigid
+  // condition only); particle 2 rests in the plate's zone at t = 0 but the plate has left it.
+  const std::vector<Vec3> rest{{0.5 - 0.5 * kDx, 0.3, 0.3}, {0.2, 0.3, 0.3}, {0.505, 0.31, 0.3}};
+  const std::vector<Vec3> now{
+      {0.4 - 0.5 * kDx, 0.3, 0.3}, {0.4 - 0.3 * kDx, 0.32, 0.3}, {0.505, 0.31, 0.3}};
+  const std::vector<Tether> t = find_tethers(
+      3, [&](std::size_t i) { return rest[i]; }, walls, kH, [&](std::size_t i) { return now[i]; },
+      0.05);
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].particle, 0u);
+  EXPECT_TRUE(t[0].spring);
+  EXPECT_NEAR(t[0].d0, -0.5 * kDx, 1e-15);
+  EXPECT_EQ(t[1].particle, 1u);
+  EXPECT_FALSE(t[1].spring);
+  EXPECT_NEAR(t[1].d0, -0.3 * kDx, 1e-12);
+}
+
+TEST(BoundaryObjects, MovingPlateCarriesItsAirAndHoldsTheRigidCondition) {
+  const double K = 2e5, C = 300.0;
+  const std::vector<Wall> walls{moving_plate(K, C)};
+  const Vec3 r0{0.5 - 0.5 * kDx, 0.3, 0.3};
+  Particles p = one_particle(r0);
+  const std::vector<Tether> tethers = find_tethers(
+      1, [&](std::size_t) { return r0; }, walls, kH, [&](std::size_t) { return r0; }, 0.0);
+  ASSERT_EQ(tethers.size(), 1u);
+  // At t = 0.05 s the plate stands 0.1 m further along -x and moves at -2 m/s: a particle that
+  // moved with it feels no force.
+  p.x[0] = r0.x - 0.1, p.vx[0] = -2.0;
+  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass, kDt, 0.05);
+  EXPECT_NEAR(p.ax[0], 0.0, 1e-6);
+  // Left behind at rest where the plate stood at t = 0: the spring pulls it by A K (0.1 m) / m
+  // towards the plate and the damper towards the plate's velocity (as the emitter's test).
+  p.ax[0] = 0.0, p.x[0] = r0.x, p.vx[0] = 0.0;
+  add_tether_forces(p, tethers, walls, 0.0, 0.0, kArea, kMass, kDt, 0.05);
+  const double g = kArea * C * kDt / kMass;
+  const double expected = (-kArea * K * 0.1 / kMass - g * 2.0 / kDt) / (1.0 + g);
+  EXPECT_NEAR(p.ax[0], expected, 1e-9 * std::abs(expected));
+
+  // The rigid condition alone: the kick v+ = v- + dt a gives the particle the plate's normal
+  // velocity, whatever its other acceleration; the tangential part is untouched.
+  const std::vector<Tether> rigid{{0, 0, -0.3 * kDx, false}};
+  p.x[0] = 0.4 - 0.3 * kDx, p.vx[0] = 0.5, p.vy[0] = 0.25, p.ax[0] = 40.0, p.ay[0] = 7.0;
+  add_tether_forces(p, rigid, walls, 0.0, 0.0, kArea, kMass, kDt, 0.05);
+  EXPECT_NEAR(p.vx[0] + kDt * p.ax[0], -2.0, 1e-12);
+  EXPECT_EQ(p.ay[0], 7.0);
+}
+
 }  // namespace
 }  // namespace sphreverb

@@ -188,8 +188,8 @@ TEST(GhostWalls, SinglePrecisionBoxGivesTheMirrorWallsBitForBit) {
 TEST(GhostWalls, EverySolidSiteWithinReachOfTheAirIsActive) {
   const double dx = 0.015;
   const Vec3 lo{0.2325, 0.0525, 0.0525}, hi{0.4125, 0.2325, 0.2325};  // faces dx/2 off the sites
-  for (int k = 0; k <= 12; ++k) {
-    const double reach = k == 0 ? 0.042 : dx * (2.4 + 0.05 * k);
+  for (int sweep = 0; sweep <= 12; ++sweep) {
+    const double reach = sweep == 0 ? 0.042 : dx * (2.4 + 0.05 * sweep);
     Room s;
     s.lattice = Lattice::filling(lo - Vec3{0.06, 0.06, 0.06}, hi + Vec3{0.06, 0.06, 0.06}, dx);
     GeometryPart part;

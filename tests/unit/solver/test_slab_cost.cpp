@@ -36,7 +36,9 @@ TEST(SlabCost, PerParticleModelChargedToItsPlane) {
     lists.neighbours(i, nb);
     const bool bulk = lists.offsets()[i + 1] == lists.offsets()[i];
     on += bulk;
-    if (bulk) EXPECT_EQ(static_cast<std::int64_t>(nb.size()), stencil);
+    if (bulk) {
+      EXPECT_EQ(static_cast<std::int64_t>(nb.size()), stencil);
+    }
     want[static_cast<std::size_t>(l.index(p.id(i), 0))] +=
         w.particle + (bulk ? w.stencil_pair * stencil : w.list_pair * std::int64_t(nb.size()));
   }

@@ -92,8 +92,12 @@ TEST(Surfaces, TrianglesCarryTheMaterialIds) {
   for (std::size_t t = 0; t < m.triangle_count(); ++t) {
     const Vec3 c = (m.corner(t, 0) + m.corner(t, 1) + m.corner(t, 2)) * (1.0 / 3.0);
     const Vec3 n = m.area_vector(t);
-    if (t < 12) EXPECT_GT(dot(n, Vec3{0.4, 0.3, 0.25} - c), 0.0) << t;
-    if (t >= 14) EXPECT_GT(dot(n, c - Vec3{0.2, 0.4, c.z}), 0.0) << t;
+    if (t < 12) {
+      EXPECT_GT(dot(n, Vec3{0.4, 0.3, 0.25} - c), 0.0) << t;
+    }
+    if (t >= 14) {
+      EXPECT_GT(dot(n, c - Vec3{0.2, 0.4, c.z}), 0.0) << t;
+    }
   }
 }
 
