@@ -5,7 +5,9 @@ their pass thresholds are in docs/validation.md.
 """
 from .audio import read_mono, read_receiver
 from .analysis import (arrival_delay, speed_of_sound_tof, box_mode_frequencies,
-                       spectral_peaks, isolated_modes, match_modes)
+                       sphere_mode_frequencies, spectral_peaks, isolated_modes,
+                       match_modes)
 
 __all__ = ["read_mono", "read_receiver", "arrival_delay", "speed_of_sound_tof",
-           "box_mode_frequencies", "spectral_peaks", "isolated_modes", "match_modes"]
+           "box_mode_frequencies", "sphere_mode_frequencies", "spectral_peaks",
+           "isolated_modes", "match_modes"]

@@ -1,10 +1,11 @@
-"""Pure analysis functions for validation cases V2 (time of flight) and V4 (box modes).
+"""Pure analysis functions for validation cases V2 (time of flight), V4 (box modes) and V11
+(sphere modes).
 
 All functions take plain numpy arrays and return numbers, arrays or lists; none
 does any I/O.
 """
 import numpy as np
-from scipy import fft, signal
+from scipy import fft, optimize, signal, special
 
 
 def _fourier_peak(R, n, tau, lo, hi, iterations=30):
@@ -91,6 +92,41 @@ def box_mode_frequencies(Lx, Ly, Lz, c, fmax):
     modes = [(float(fi), (int(i), int(j), int(k)))
              for fi, i, j, k in zip(f[keep], nx[keep], ny[keep], nz[keep])]
     return sorted(modes)
+
+
+def sphere_mode_zeros(zmax):
+    """The zeros z of the derivatives of the spherical Bessel functions, j_l'(z) = 0, in (0, zmax].
+
+    They are the eigenvalues k a of a rigid sphere of radius a: each (l, n) is a (2l + 1)-fold
+    degenerate mode with pressure j_l(k r) Y_lm.  The trivial z = 0 of l = 0 (the constant
+    pressure) is left out, so n = 1 is the lowest non-zero one for every l.  Each zero is
+    bracketed on a grid of step 0.01 (zeros of one l lie more than 2 apart) and refined by
+    Brent's method.  Returns a list of (z, (l, n)) sorted by z.
+    """
+    out = []
+    l = 0
+    while l <= zmax:                     # the first zero of j_l' exceeds l
+        x = np.arange(1e-3, zmax + 0.01, 0.01)
+        d = special.spherical_jn(l, x, derivative=True)
+        n = 0
+        for i in np.flatnonzero(np.sign(d[:-1]) * np.sign(d[1:]) < 0):
+            z = optimize.brentq(lambda t: special.spherical_jn(l, t, derivative=True),
+                                x[i], x[i + 1], xtol=1e-14)
+            if z <= zmax:
+                n += 1
+                out.append((float(z), (l, n)))
+        l += 1
+    return sorted(out)
+
+
+def sphere_mode_frequencies(radius, c, fmax):
+    """Eigenfrequencies of a rigid spherical cavity of ``radius`` up to ``fmax``.
+
+    f = c z / (2 pi a), z the zeros of j_l' (sphere_mode_zeros).  Returns a list of
+    (f, (l, n)) sorted by f; mode (l, n) stands for its 2l + 1 degenerate modes.
+    """
+    zmax = 2.0 * np.pi * radius * fmax / c
+    return [(c * z / (2.0 * np.pi * radius), ln) for z, ln in sphere_mode_zeros(zmax)]
 
 
 def spectral_peaks(x, rate, fmin, fmax, pad=8, threshold_db=-40.0, min_separation=None):

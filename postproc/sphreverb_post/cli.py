@@ -37,6 +37,7 @@ CASES = {
     "v6": ("impedance", "v6_impedance", "impedance tube absorption (ISO 10534-2)"),
     "v7": ("decay", "v7_decay", "room T30 per octave against Eyring"),
     "v8": ("decays", "v8_decays", "the ISO 3382-1 chain on synthetic decays"),
+    "v11": ("sphere", "v11_sphere", "rigid-sphere resonances against the analytic modes"),
     "v14": ("monopole", "v14_monopole", "monopole point source: spreading and six directions"),
     "v15": ("doppler", "v15_doppler", "Doppler shift of a moving source or receiver"),
     "v16": ("direction", "v16_direction", "Ambisonic direction of arrival from six or more sides"),

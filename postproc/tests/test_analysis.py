@@ -1,5 +1,5 @@
-"""sphreverb_post's analysis and the V2/V4 checks (validate v2, v4) on synthetic data with known
-answers."""
+"""sphreverb_post's analysis and the V2/V4/V11 checks (validate v2, v4, v11) on synthetic data
+with known answers."""
 import json
 import os
 import tempfile
@@ -10,7 +10,8 @@ import numpy as np
 from scipy.io import wavfile
 
 from sphreverb_post import (arrival_delay, box_mode_frequencies, isolated_modes,
-                            match_modes, read_mono, spectral_peaks, speed_of_sound_tof)
+                            match_modes, read_mono, spectral_peaks, speed_of_sound_tof,
+                            sphere_mode_frequencies)
 
 RATE = 44100
 ROOM = (0.3, 0.24, 0.2)
@@ -31,6 +32,25 @@ def ringing_box(duration=0.15, shift=1.0, fmax=2500.0, noise=1e-3, seed=1):
     for f, _ in box_mode_frequencies(*ROOM, C, fmax):
         amp, phase, tau = rng.uniform(0.5, 1.0), rng.uniform(0, 2 * np.pi), rng.uniform(0.1, 0.3)
         x += amp * np.exp(-t / tau) * np.sin(2 * np.pi * f * shift * t + phase)
+    return x + noise * rng.standard_normal(t.size)
+
+
+SPHERE = 0.26
+# The zeros of j_l' of docs/validation.md (V11) with their (l, n).
+SPHERE_ZEROS = [(2.0816, (1, 1)), (3.3421, (2, 1)), (4.4934, (0, 1)), (4.5141, (3, 1)),
+                (5.6467, (4, 1)), (5.9404, (1, 2))]
+
+
+def ringing_sphere(duration=0.12, shift=1.0, noise=1e-3, seed=2):
+    """Lightly damped sines at the sphere's six lowest modes (times ``shift``) plus noise; the
+    (0,1) and (3,1) pair, 0.46 % apart, rings as two sines."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(int(duration * RATE)) / RATE
+    x = np.zeros_like(t)
+    for z, _ in SPHERE_ZEROS:
+        f = C * z / (2 * np.pi * SPHERE) * shift
+        amp, phase, tau = rng.uniform(0.5, 1.0), rng.uniform(0, 2 * np.pi), rng.uniform(0.1, 0.3)
+        x += amp * np.exp(-t / tau) * np.sin(2 * np.pi * f * t + phase)
     return x + noise * rng.standard_normal(t.size)
 
 
@@ -93,6 +113,17 @@ class TestModes(unittest.TestCase):
         for r in results[:6]:
             self.assertLess(abs(r["rel_error"]), 0.002, r)
 
+    def test_sphere_modes(self):
+        modes = sphere_mode_frequencies(1.0, 2 * np.pi, 6.0)   # f = z
+        self.assertEqual([m[1] for m in modes], [ln for _, ln in SPHERE_ZEROS])
+        for (f, _), (z, _) in zip(modes, SPHERE_ZEROS):
+            self.assertAlmostEqual(f, z, delta=6e-5)
+        self.assertAlmostEqual(modes[0][0], 2.0815759778, delta=1e-9)
+        self.assertAlmostEqual(modes[2][0], 4.4934094579, delta=1e-9)   # tan z = z
+        f = sphere_mode_frequencies(SPHERE, C, 1000.0)
+        self.assertEqual(len(f), 4)
+        self.assertAlmostEqual(f[0][0], C * 2.0815759778 / (2 * np.pi * SPHERE), delta=1e-6)
+
 
 class TestScripts(unittest.TestCase):
     def setUp(self):
@@ -128,6 +159,36 @@ class TestScripts(unittest.TestCase):
         code, out = run("validate v4", self.dir, "--receiver", "nope", *room)
         self.assertEqual(code, 2, out)
         self.assertIn("nope.raw.wav", out)
+
+    def test_sphere_modes_pass_fail_thresholds(self):
+        common = ["--radius", SPHERE, "--dx", 0.015]
+        self.write("good", ringing_sphere())
+        self.write("off2", ringing_sphere(shift=1.02))      # within 3 %, not within 1.5 %
+        js = os.path.join(self.dir, "v11.json")
+        code, out = run("validate v11", self.dir, "--receiver", "good", *common, "--json", js)
+        self.assertEqual(code, 0, out)
+        self.assertIn("PASS", out)
+        with open(js) as f:
+            res = json.load(f)
+        self.assertTrue(res["pass"])
+        self.assertEqual([(m["l"], m["n"]) for m in res["modes"]], [ln for _, ln in SPHERE_ZEROS])
+        # (1,1) and (2,1) lie at >= 30 PPW at 1.5 cm, the others at 18-30 PPW.
+        self.assertEqual([m["tol"] for m in res["modes"]], [0.015] * 2 + [0.03] * 4)
+        for m in res["modes"]:
+            self.assertLess(abs(m["rel_error"]), 0.004, m)   # the 0.46 % pair may merge
+        code, out = run("validate v11", self.dir, "--receiver", "off2", *common)
+        self.assertEqual(code, 1, out)
+        self.assertEqual(out.count("FAIL"), 3, out)         # two modes and the verdict
+        code, out = run("validate v11", self.dir, "--receiver", "off2", "--radius", SPHERE,
+                        "--tol", 0.03)
+        self.assertEqual(code, 0, out)
+        # At 2 cm the upper modes fall below 18 PPW: no threshold applies.
+        code, out = run("validate v11", self.dir, "--receiver", "good", "--radius", SPHERE,
+                        "--dx", 0.02)
+        self.assertEqual(code, 2, out)
+        self.assertIn("PPW", out)
+        code, out = run("validate v11", self.dir, "--receiver", "nope", *common)
+        self.assertEqual(code, 2, out)
 
     def test_tof_pass_fail_missing(self):
         dist = 0.25
