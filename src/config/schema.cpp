@@ -462,8 +462,9 @@ std::vector<SectionSpec> make_sections() {
       {"output", false, "Files written by a run.", {}},
       {"hybrid",
        false,
-       "Optional: full-band responses NAME.full.wav, SPH below the crossover, image sources and "
-       "ray tracing above it (needs `[emitter] input = impulse`).",
+       "Optional: full-band responses NAME.full.wav (an ambisonic receiver also NAME.amb.full.wav "
+       "and, binaural, NAME.binaural.full.wav), SPH below the crossover, image sources and ray "
+       "tracing above it (needs `[emitter] input = impulse`).",
        {}},
   };
   for (const auto& row : scene_schema())

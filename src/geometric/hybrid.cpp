@@ -58,14 +58,22 @@ HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo
   r.split = static_cast<double>(split) / p.rate;
   r.mismatch_db = ratio_db(e_geo, e_sph);
   r.gain = e_sph > 0.0 && e_geo > 0.0 ? std::sqrt(e_sph / e_geo) : 1.0;
-  for (double& v : geo) v *= r.gain;
   for (double& v : geo_band) v *= r.gain;
   r.early_db = ratio_db(sum_squares(geo_band, 0, split), sum_squares(sph_band, 0, split));
   r.late_db = ratio_db(sum_squares(geo_band, split, n), sum_squares(sph_band, split, n));
-  r.full = lr4_lowpass(sph, p.rate, p.crossover);
-  const std::vector<double> high = lr4_highpass(geo, p.rate, p.crossover);
-  for (std::size_t i = 0; i < n; ++i) r.full[i] += high[i];
+  r.full = crossover_join(sph, std::move(geo), r.gain, p);
   return r;
+}
+
+std::vector<double> crossover_join(const std::vector<double>& sph, std::vector<double> geo,
+                                   double gain, const HybridParams& p) {
+  const std::size_t n = sph.size();
+  geo.resize(n, 0.0);
+  for (double& v : geo) v *= gain;
+  std::vector<double> full = lr4_lowpass(sph, p.rate, p.crossover);
+  const std::vector<double> high = lr4_highpass(geo, p.rate, p.crossover);
+  for (std::size_t i = 0; i < n; ++i) full[i] += high[i];
+  return full;
 }
 
 }  // namespace sphreverb

@@ -59,10 +59,20 @@ std::vector<double> EnergyHistogram::series(std::size_t r, std::size_t b) const 
   return {first, first + static_cast<std::ptrdiff_t>(bins)};
 }
 
+std::vector<BinMoments> EnergyHistogram::moment_series(std::size_t r, std::size_t b) const {
+  std::vector<BinMoments> out(bins);
+  const std::size_t first = (r * kGeoBandCount + b) * bins * kMomentCount;
+  for (std::size_t k = 0; k < bins; ++k)
+    for (std::size_t m = 0; m < kMomentCount; ++m)
+      out[k][m] = moments[first + k * kMomentCount + m];
+  return out;
+}
+
 void add_histogram(EnergyHistogram& sum, const EnergyHistogram& block) {
-  if (sum.energy.size() != block.energy.size())
+  if (sum.energy.size() != block.energy.size() || sum.moments.size() != block.moments.size())
     throw std::invalid_argument("add_histogram: histograms of different shapes");
   for (std::size_t i = 0; i < sum.energy.size(); ++i) sum.energy[i] += block.energy[i];
+  for (std::size_t i = 0; i < sum.moments.size(); ++i) sum.moments[i] += block.moments[i];
   sum.segments += block.segments;
 }
 
@@ -140,8 +150,15 @@ EnergyHistogram RayTracer::trace_block(const RayTraceParams& p, std::uint64_t bl
           const auto bin = static_cast<std::size_t>(dist / p.sound_speed / p.bin_width);
           if (bin >= p.bins) continue;
           const double w_chord = (s1 - s0) * deposit;
-          for (std::size_t b = 0; b < kGeoBandCount; ++b)
-            h.at(r, b, bin) += e[b] * std::exp(-p.air[b] * dist) * w_chord;
+          const std::array<double, 3> arrival = {-dir.x, -dir.y, -dir.z};
+          for (std::size_t b = 0; b < kGeoBandCount; ++b) {
+            const double de = e[b] * std::exp(-p.air[b] * dist) * w_chord;
+            h.at(r, b, bin) += de;
+            for (std::size_t ax = 0; ax < 3; ++ax) {
+              h.moment(r, b, bin, ax) += de * arrival[ax];
+              h.moment(r, b, bin, 3 + ax) += de * arrival[ax] * arrival[ax];
+            }
+          }
         }
       }
       travelled += len;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
+#include "sphreverb/audio/binaural.hpp"
 #include "sphreverb/audio/normalize.hpp"
 #include "sphreverb/audio/wav.hpp"
 
@@ -40,19 +42,36 @@ std::vector<std::vector<double>> pcm_of(const Scene& s, std::vector<std::vector<
 
 std::string full_wav_name(const std::string& name) { return name + ".full.wav"; }
 std::string full_raw_wav_name(const std::string& name) { return name + ".full.raw.wav"; }
+std::string full_amb_wav_name(const std::string& name) { return name + ".amb.full.wav"; }
+std::string full_amb_raw_wav_name(const std::string& name) { return name + ".amb.full.raw.wav"; }
+std::string full_binaural_wav_name(const std::string& name) {
+  return name + ".binaural.full.wav";
+}
 
 void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHistogram& rays,
-                       const std::vector<ReceiverOutput>& sph, const std::string& dir,
+                       const std::vector<ReceiverOutput>& sph,
+                       const std::vector<AmbisonicOutput>& ambisonic, const std::string& dir,
                        HybridFacts& facts, io::StagedFiles* staged) {
   const double rate = s.time.sample_rate;
+  std::unique_ptr<HrtfSet> hrtf;  // opened for the first binaural receiver
   std::vector<std::vector<double>> full(sph.size());
   for (std::size_t r = 0; r < sph.size(); ++r) {
     std::vector<ImageSource> taps;
     if (plan.box_images) taps = box_image_sources(plan.images[r]);
     std::vector<std::vector<double>> energy;
+    std::vector<std::vector<BinMoments>> moments;
     if (rays.receivers > r)
-      for (std::size_t b = 0; b < kGeoBandCount; ++b) energy.push_back(rays.series(r, b));
-    const std::vector<double> geo = synthesize_response(taps, energy, plan.synthesis);
+      for (std::size_t b = 0; b < kGeoBandCount; ++b) {
+        energy.push_back(rays.series(r, b));
+        moments.push_back(rays.moment_series(r, b));
+      }
+    const auto amb = std::find_if(ambisonic.begin(), ambisonic.end(),
+                                  [&](const AmbisonicOutput& a) { return a.name == sph[r].name; });
+    std::vector<std::vector<double>> bformat;  // geometric W Y Z X (ambisonic receivers)
+    if (amb != ambisonic.end())
+      bformat = synthesize_bformat(taps, energy, moments, plan.synthesis);
+    const std::vector<double> geo =
+        bformat.empty() ? synthesize_response(taps, energy, plan.synthesis) : bformat[0];
     HybridResult joined = join_hybrid(sph[r].audio, geo, plan.join);
     HybridReceiverOutput o;
     o.name = sph[r].name;
@@ -63,6 +82,22 @@ void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHisto
     o.early_db = joined.early_db, o.late_db = joined.late_db;
     write_wav(target(dir, o.raw_wav, staged), rate, {joined.full}, false);
     write_wav(target(dir, o.wav, staged), rate, pcm_of(s, {joined.full}), true);
+    if (amb != ambisonic.end()) {
+      std::vector<std::vector<double>> channels;
+      for (std::size_t c = 0; c < 4; ++c)
+        channels.push_back(crossover_join(amb->channels.at(c), bformat[c], joined.gain, plan.join));
+      o.amb_wav = full_amb_wav_name(o.name);
+      o.amb_raw_wav = full_amb_raw_wav_name(o.name);
+      write_wav(target(dir, o.amb_raw_wav, staged), rate, channels, false, kAmbixComment);
+      write_wav(target(dir, o.amb_wav, staged), rate, common_gain_pcm(s, channels), true,
+                kAmbixComment);
+      if (!amb->binaural_wav.empty()) {
+        if (!hrtf) hrtf = std::make_unique<HrtfSet>(hrtf_path(s), rate);
+        o.binaural_wav = full_binaural_wav_name(o.name);
+        write_wav(target(dir, o.binaural_wav, staged), rate,
+                  common_gain_pcm(s, render_binaural(channels, *hrtf)), true, binaural_comment(s));
+      }
+    }
     full[r] = std::move(joined.full);
     facts.receivers.push_back(std::move(o));
   }

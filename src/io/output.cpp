@@ -24,11 +24,19 @@ std::string target(const std::string& dir, const std::string& name, io::StagedFi
 constexpr double kUnnormalisedFullScale = 100.0;  // Pa at 16-bit full scale when normalize = false
 constexpr double kAntiAlias = 0.45;               // anti-alias cut-off / sample rate
 constexpr int kButterworthOrder = 4;
-constexpr const char* kAmbixComment =
-    "ambiX first-order B-format: channel order ACN (W Y Z X), normalisation SN3D";
+constexpr int kHighpassOrder = 4;  // [output] highpass: -24 dB one octave below the cut-off
 
-// The 16-bit channels of a multi-channel file: normalised with one gain for all channels (DC
-// removed per channel, scaled by the common peak), or p' / 100 Pa when normalize = false.
+// The written impulse response: the pressure at the output rate, high-passed at [output]
+// highpass Hz by a causal Butterworth (nothing before the direct sound; 0 = unchanged). Every
+// receiver signal goes through here before it is written or grouped.
+Signal audio_convention(const Scene& s, Signal audio) {
+  if (s.output.highpass <= 0.0) return audio;
+  return butterworth_highpass(audio, s.output.highpass, kHighpassOrder);
+}
+}  // namespace
+
+// One gain for all channels (DC removed per channel, scaled by the common peak), or p' / 100 Pa
+// when normalize = false.
 std::vector<std::vector<double>> common_gain_pcm(const Scene& s,
                                                  const std::vector<std::vector<double>>& raw) {
   std::vector<std::vector<double>> pcm;
@@ -51,16 +59,11 @@ std::vector<std::vector<double>> common_gain_pcm(const Scene& s,
   return pcm;
 }
 
-constexpr int kHighpassOrder = 4;  // [output] highpass: -24 dB one octave below the cut-off
-
-// The written impulse response: the pressure at the output rate, high-passed at [output]
-// highpass Hz by a causal Butterworth (nothing before the direct sound; 0 = unchanged). Every
-// receiver signal goes through here before it is written or grouped.
-Signal audio_convention(const Scene& s, Signal audio) {
-  if (s.output.highpass <= 0.0) return audio;
-  return butterworth_highpass(audio, s.output.highpass, kHighpassOrder);
+std::string binaural_comment(const Scene& s) {
+  return "binaural (left, right): first-order B-format decoded to 8 virtual loudspeakers "
+         "(max-rE), HRTF " +
+         hrtf_path(s);
 }
-}  // namespace
 
 std::string hrtf_path(const Scene& s) {
   return s.output.hrtf.empty() ? kDefaultSofaPath : s.output.hrtf;
@@ -197,10 +200,7 @@ std::vector<AmbisonicOutput> write_ambisonic_wavs(const Scene& s, const Receiver
       if (!hrtf) hrtf = std::make_unique<HrtfSet>(hrtf_path(s), s.time.sample_rate);
       a.binaural_wav = io::RunDir::binaural_wav_name(a.name);
       write_wav(target(dir, a.binaural_wav, staged), s.time.sample_rate,
-                common_gain_pcm(s, render_binaural(a.channels, *hrtf)), true,
-                "binaural (left, right): first-order B-format decoded to 8 virtual loudspeakers "
-                "(max-rE), HRTF " +
-                    hrtf_path(s));
+                common_gain_pcm(s, render_binaural(a.channels, *hrtf)), true, binaural_comment(s));
     }
     result.push_back(std::move(a));
   }

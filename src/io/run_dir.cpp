@@ -124,7 +124,8 @@ void RunDir::clear_outputs(const Scene& scene, bool fresh) const {
         }
   for (const ReceiverSpec& r : scene.receivers)
     for (const std::string& f :
-         {amb_wav_name(r.name), amb_raw_wav_name(r.name), binaural_wav_name(r.name)}) {
+         {amb_wav_name(r.name), amb_raw_wav_name(r.name), binaural_wav_name(r.name),
+          r.name + ".amb.full.wav", r.name + ".amb.full.raw.wav", r.name + ".binaural.full.wav"}) {
       fs::remove(file(f), ec);
       fs::remove(partial_of(file(f)), ec);
     }

@@ -96,15 +96,22 @@ Json hybrid(const HybridFacts& h) {
             {"trace_seconds", h.trace_seconds},
             {"synthesis_seconds", h.synthesis_seconds}};
   j["receivers"] = Json::array();
-  for (const HybridReceiverOutput& o : h.receivers)
-    j["receivers"].push_back({{"name", o.name},
-                              {"wav", o.wav},
-                              {"raw_wav", o.raw_wav},
-                              {"image_sources", o.images},
-                              {"mismatch_dB", o.mismatch_db},
-                              {"gain", o.gain},
-                              {"early_dB", o.early_db},
-                              {"late_dB", o.late_db}});
+  for (const HybridReceiverOutput& o : h.receivers) {
+    Json r = {{"name", o.name},
+              {"wav", o.wav},
+              {"raw_wav", o.raw_wav},
+              {"image_sources", o.images},
+              {"mismatch_dB", o.mismatch_db},
+              {"gain", o.gain},
+              {"early_dB", o.early_db},
+              {"late_dB", o.late_db}};
+    if (!o.amb_wav.empty()) {
+      r["amb_wav"] = o.amb_wav;
+      r["amb_raw_wav"] = o.amb_raw_wav;
+    }
+    if (!o.binaural_wav.empty()) r["binaural_wav"] = o.binaural_wav;
+    j["receivers"].push_back(std::move(r));
+  }
   j["groups"] = Json::array();
   for (const GroupOutput& g : h.groups)
     j["groups"].push_back(

@@ -42,6 +42,13 @@ struct HybridResult {
 HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo,
                          const HybridParams& p);
 
+// The join alone with a given gain: LR4_lowpass(sph) + LR4_highpass(gain geo) at p.crossover,
+// `geo` cut or zero-padded to sph's length. join_hybrid's `full` is crossover_join with its
+// `gain`, sample for sample; the other channels of a B-format response are joined with the
+// omnidirectional channel's gain.
+std::vector<double> crossover_join(const std::vector<double>& sph, std::vector<double> geo,
+                                   double gain, const HybridParams& p);
+
 // Energy of `x` in the octave [lo, hi] Hz (LR4 high-pass at lo, low-pass at hi, forwards and
 // backwards: zero phase, the LR4 magnitude squared), summed over the samples [first, last).
 double band_energy(const std::vector<double>& x, double rate, double lo, double hi,

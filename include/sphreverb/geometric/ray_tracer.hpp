@@ -11,9 +11,12 @@
 //     E_b exp(-m_b D) l / (4/3 pi r^3) / (4 pi)
 // to bin floor(t / bin_width), D the path length so far: the time-integrated intensity (1 / m^2
 // for a unit source energy), over 4 pi, so that the direct sound's expectation equals the squared
-// amplitude 1 / (4 pi d)^2 of image_sources.hpp. A ray stops when every band has fallen below
-// `energy_floor` of its start, at the last bin, or after `max_reflections`; a ray that leaves
-// the geometry through a gap is lost.
+// amplitude 1 / (4 pi d)^2 of image_sources.hpp. The same deposit e times the components of u,
+// the unit vector the ray comes from (minus its direction of travel), and times their squares
+// gives the bin's first and second directional moments (sum e u_a, sum e u_a^2, a = x, y, z):
+// what a first-order (B-format) synthesis of the bin needs (synthesis.hpp). A ray stops when
+// every band has fallen below `energy_floor` of its start, at the last bin, or after
+// `max_reflections`; a ray that leaves the geometry through a gap is lost.
 //
 // Specular paths are the image sources' part before `specular_until` (s): until then a ray adds
 // to the histograms only once it has been scattered (so nothing is counted twice); after it,
@@ -24,6 +27,7 @@
 // index order: the total is the same whichever process traced which block.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -49,26 +53,40 @@ struct RayTraceParams {
   int max_reflections = 100000;
 };
 
-// Energy per receiver, band and bin (see above), and how much work it took.
+// The directional moments of one bin: sum e u_x, e u_y, e u_z, then e u_x^2, e u_y^2, e u_z^2.
+inline constexpr std::size_t kMomentCount = 6;
+using BinMoments = std::array<double, kMomentCount>;
+
+// Energy per receiver, band and bin (see above), its directional moments, and how much work it
+// took.
 struct EnergyHistogram {
   std::size_t receivers = 0, bins = 0;
-  std::vector<double> energy;  // [receiver][band][bin]
-  std::uint64_t segments = 0;  // ray segments traced (one AABB-tree query each)
+  std::vector<double> energy;   // [receiver][band][bin]
+  std::vector<double> moments;  // [receiver][band][bin][moment]
+  std::uint64_t segments = 0;   // ray segments traced (one AABB-tree query each)
 
   EnergyHistogram() = default;
   EnergyHistogram(std::size_t n_receivers, std::size_t n_bins)
-      : receivers(n_receivers), bins(n_bins), energy(n_receivers * kGeoBandCount * n_bins, 0.0) {}
+      : receivers(n_receivers),
+        bins(n_bins),
+        energy(n_receivers * kGeoBandCount * n_bins, 0.0),
+        moments(energy.size() * kMomentCount, 0.0) {}
   double& at(std::size_t r, std::size_t b, std::size_t k) {
     return energy[(r * kGeoBandCount + b) * bins + k];
   }
   double at(std::size_t r, std::size_t b, std::size_t k) const {
     return energy[(r * kGeoBandCount + b) * bins + k];
   }
+  double& moment(std::size_t r, std::size_t b, std::size_t k, std::size_t m) {
+    return moments[((r * kGeoBandCount + b) * bins + k) * kMomentCount + m];
+  }
   // The bins of one receiver and band.
   std::vector<double> series(std::size_t r, std::size_t b) const;
+  // Their directional moments.
+  std::vector<BinMoments> moment_series(std::size_t r, std::size_t b) const;
 };
 
-// sum += block, element by element (call it in block order for a decomposition-free total).
+// sum += block, element by element (energies and moments) (call it in block order for a decomposition-free total).
 void add_histogram(EnergyHistogram& sum, const EnergyHistogram& block);
 
 class RayTracer {

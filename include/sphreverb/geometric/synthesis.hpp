@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "sphreverb/geometric/image_sources.hpp"
+#include "sphreverb/geometric/ray_tracer.hpp"
 
 namespace sphreverb {
 
@@ -38,5 +39,21 @@ struct SynthesisParams {
 std::vector<double> synthesize_response(const std::vector<ImageSource>& taps,
                                         const std::vector<std::vector<double>>& energy,
                                         const SynthesisParams& p);
+
+// First-order B-format (ambiX: ACN W Y Z X, SN3D) of the same response: channel 0 (W) is
+// synthesize_response's result, sample for sample. A component a (x, y, z) of the direction u a
+// sound comes from (unit, from the receiver towards the image or back along the ray) weights
+// it: a tap adds amplitude u_a, so a single arrival gives (W, Y, Z, X) = A (1, u_y, u_z, u_x).
+// The tail of bin k (energy E, moments M_a = sum e u_a, Q_a = sum e u_a^2 from the ray tracer,
+// `moments[b][k]`) is, in axis a,
+//     w[n] M_a / sqrt(E n_k) + v_a[n] sqrt((Q_a - M_a^2 / E) / n_k),
+// w the W noise and v_a an independent +-1 stream per axis: over the bin, in expectation,
+// sum W a = M_a (the energy-weighted mean arrival direction, i.e. the active intensity) and
+// sum a^2 = Q_a (the spread of the arrivals over the axis: E / 3 in a diffuse field, E u_a^2
+// for one direction).
+// Correlations between the axes' residuals (the off-diagonal second moments) are not kept.
+std::vector<std::vector<double>> synthesize_bformat(
+    const std::vector<ImageSource>& taps, const std::vector<std::vector<double>>& energy,
+    const std::vector<std::vector<BinMoments>>& moments, const SynthesisParams& p);
 
 }  // namespace sphreverb

@@ -4,6 +4,11 @@
 // GROUP.full.wav and GROUP.full.raw.wav (one channel per member). The geometric response of each
 // receiver is synthesised from its image sources and the summed ray histogram
 // (geometric/synthesis.hpp) and joined to NAME.raw.wav's samples (geometric/hybrid.hpp).
+// An ambisonic receiver also gets NAME.amb.full.raw.wav / NAME.amb.full.wav (ambiX W Y Z X,
+// SN3D): each channel of NAME.amb.raw.wav below the crossover, the geometric B-format
+// (synthesize_bformat) above it, joined with the omnidirectional channel's gain, so that W is
+// NAME.full.raw.wav sample for sample; with binaural = true, NAME.binaural.full.wav decoded from
+// it as NAME.binaural.wav is from the SPH B-format.
 #pragma once
 
 #include <string>
@@ -16,6 +21,8 @@ namespace sphreverb {
 
 struct HybridReceiverOutput {
   std::string name, wav, raw_wav;
+  std::string amb_wav, amb_raw_wav;      // "" unless the receiver is ambisonic
+  std::string binaural_wav;              // "" unless it is also binaural
   std::size_t images = 0;                // image sources in the response
   double mismatch_db = 0.0;              // overlap octave, geometric vs SPH, before calibration
   double gain = 1.0;                     // applied to the geometric response (Pa per unit of it)
@@ -34,11 +41,16 @@ struct HybridFacts {
 
 std::string full_wav_name(const std::string& name);      // NAME.full.wav
 std::string full_raw_wav_name(const std::string& name);  // NAME.full.raw.wav
+std::string full_amb_wav_name(const std::string& name);       // NAME.amb.full.wav
+std::string full_amb_raw_wav_name(const std::string& name);   // NAME.amb.full.raw.wav
+std::string full_binaural_wav_name(const std::string& name);  // NAME.binaural.full.wav
 
 // `rays` is the block-ordered sum of every ray block; `sph` the receivers' outputs in scene
-// order. Fills receivers and groups of `facts` (the caller sets the rest).
+// order, `ambisonic` the ambisonic receivers' (write_ambisonic_wavs). Fills receivers and groups
+// of `facts` (the caller sets the rest). Throws SignalError if the SOFA file cannot be read.
 void write_hybrid_wavs(const Scene& scene, const HybridPlan& plan, const EnergyHistogram& rays,
-                       const std::vector<ReceiverOutput>& sph, const std::string& dir,
+                       const std::vector<ReceiverOutput>& sph,
+                       const std::vector<AmbisonicOutput>& ambisonic, const std::string& dir,
                        HybridFacts& facts, io::StagedFiles* staged = nullptr);
 
 }  // namespace sphreverb

@@ -79,6 +79,16 @@ std::string energy_csv(const std::vector<AcousticEnergy>& series);
 // The SOFA file of the binaural receivers: [output] hrtf, or libmysofa's default.sofa.
 std::string hrtf_path(const Scene& scene);
 
+// The comments (WAV LIST/ICMT) of the B-format and the binaural files.
+inline constexpr const char* kAmbixComment =
+    "ambiX first-order B-format: channel order ACN (W Y Z X), normalisation SN3D";
+std::string binaural_comment(const Scene& scene);
+
+// Common-gain 16-bit channels of a multi-channel file: DC removed per channel and one gain for
+// all (normalize), or p' / 100 Pa.
+std::vector<std::vector<double>> common_gain_pcm(const Scene& scene,
+                                                 const std::vector<std::vector<double>>& raw);
+
 // Low-pass cut-off applied to the receivers (Hz).
 double output_cutoff(const Scene& scene);
 

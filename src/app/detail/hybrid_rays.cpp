@@ -20,12 +20,14 @@ EnergyHistogram trace_hybrid_rays(const HybridPlan& plan, MPI_Comm comm, double&
       mine.push_back(tracer.trace_block(p, b));
   }
   const int count = static_cast<int>(sum.energy.size());
+  const int moments = static_cast<int>(sum.moments.size());
   if (rank == 0) {
     for (const EnergyHistogram& h : mine) add_histogram(sum, h);
     EnergyHistogram block(p.receivers.size(), p.bins);
     for (int k = 1; k < size; ++k) {
       for (std::uint64_t b = first_block(k); b < first_block(k + 1); ++b) {
         MPI_Recv(block.energy.data(), count, MPI_DOUBLE, k, 0, comm, MPI_STATUS_IGNORE);
+        MPI_Recv(block.moments.data(), moments, MPI_DOUBLE, k, 2, comm, MPI_STATUS_IGNORE);
         unsigned long long segments = 0;
         MPI_Recv(&segments, 1, MPI_UNSIGNED_LONG_LONG, k, 1, comm, MPI_STATUS_IGNORE);
         block.segments = segments;
@@ -35,6 +37,7 @@ EnergyHistogram trace_hybrid_rays(const HybridPlan& plan, MPI_Comm comm, double&
   } else {
     for (const EnergyHistogram& h : mine) {
       MPI_Send(h.energy.data(), count, MPI_DOUBLE, 0, 0, comm);
+      MPI_Send(h.moments.data(), moments, MPI_DOUBLE, 0, 2, comm);
       const unsigned long long segments = h.segments;
       MPI_Send(&segments, 1, MPI_UNSIGNED_LONG_LONG, 0, 1, comm);
     }

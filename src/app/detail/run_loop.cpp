@@ -116,8 +116,8 @@ void write_full_band(const Scene& scene, const io::RunDir& dir, const HybridRun&
                      io::RunFacts& facts, io::StagedFiles& staged) {
   auto log = logger("run");
   const auto t0 = std::chrono::steady_clock::now();
-  write_hybrid_wavs(scene, hybrid.plan, hybrid.rays, facts.receivers, dir.path(), facts.hybrid,
-                    &staged);
+  write_hybrid_wavs(scene, hybrid.plan, hybrid.rays, facts.receivers, facts.ambisonic, dir.path(),
+                    facts.hybrid, &staged);
   facts.hybrid.synthesis_seconds = seconds_since(t0);
   for (const HybridReceiverOutput& o : facts.hybrid.receivers)
     log->info(
@@ -125,6 +125,10 @@ void write_full_band(const Scene& scene, const io::RunDir& dir, const HybridRun&
         "{:+.2f} dB before calibration, after it early {:+.2f} dB, late {:+.2f} dB",
         o.name, o.images, 0.5 * facts.hybrid.crossover, facts.hybrid.crossover, o.mismatch_db,
         o.early_db, o.late_db);
+  for (const HybridReceiverOutput& o : facts.hybrid.receivers)
+    if (!o.amb_wav.empty())
+      log->info("hybrid {}: full-band B-format {} and {}{}{}", o.name, o.amb_wav, o.amb_raw_wav,
+                o.binaural_wav.empty() ? "" : " and ", o.binaural_wav);
   log->info("hybrid: synthesis and crossover at {:.0f} Hz in {:.2f} s", facts.hybrid.crossover,
             facts.hybrid.synthesis_seconds);
 }

@@ -1,16 +1,20 @@
-// V17 (image sources) and V18 (diffuse tail) of docs/validation.md: the geometric part alone,
-// against analytic delays and levels and against Eyring's reverberation time. Each case prints
+// V17 (image sources: delays, levels and directions) and V18 (diffuse tail) of
+// docs/validation.md: the geometric part alone, against analytic delays, levels and directions
+// and against Eyring's reverberation time. Each case prints
 // its measured values next to the thresholds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
 
 #include "room_decay.hpp"
+#include "sphreverb/audio/crossover.hpp"
 #include "sphreverb/geometric/air_absorption.hpp"
 #include "sphreverb/geometric/decay.hpp"
+#include "sphreverb/geometric/hybrid.hpp"
 #include "sphreverb/geometric/image_sources.hpp"
 #include "sphreverb/geometric/ray_tracer.hpp"
 #include "sphreverb/geometric/surfaces.hpp"
@@ -138,6 +142,74 @@ void check_decay(const DecayCase& dc, double scattering, std::uint64_t rays, dou
   }
   std::printf("; worst %.1f %% (<= %.0f %%)\n", 100.0 * worst, 100.0 * tol);
   EXPECT_LE(worst, tol) << dc.name;
+}
+
+// V17 directions: the same box, the image sources to 60 ms and a ray tail after them (specular
+// walls: no scattered energy before 60 ms; 5000 rays) as first-order B-format, joined at 1 kHz to a direction-less "SPH" part (W only, low-passed);
+// above 4 kHz the active intensity sum W (X, Y, Z) over +-0.2 ms about each isolated arrival of
+// order <= 1 (no other arrival above 0.3 of its amplitude within 0.6 ms) points at its image,
+// within V16's 5 degrees.
+TEST(V17, DirectSoundAndFirstOrderDirectionsInTheFullBandBformat) {
+  const double rate = 44100.0, crossover = 1000.0;
+  BoxImageParams ip;
+  ip.lo = kLo, ip.hi = kHi, ip.source = kSource, ip.receiver = kReceiver, ip.sound_speed = kC;
+  for (auto& f : ip.reflection) f.fill(0.9);
+  ip.max_delay = 0.06;
+  const auto taps = box_image_sources(ip);
+  Mesh mesh;
+  add_box(mesh, kLo, kHi, {0, 0, 0, 0, 0, 0});
+  BandValues alpha;
+  alpha.fill(0.19);
+  RayTracer tracer(mesh, {GeoMaterial{alpha, 0.0}});
+  RayTraceParams rp;
+  rp.source = kSource, rp.receivers = {kReceiver}, rp.sound_speed = kC;
+  rp.receiver_radius = 0.4, rp.rays = 5000, rp.bins = 70, rp.specular_until = ip.max_delay;
+  const EnergyHistogram h = tracer.trace(rp);
+  std::vector<std::vector<double>> energy;
+  std::vector<std::vector<BinMoments>> moments;
+  for (std::size_t b = 0; b < kGeoBandCount; ++b) {
+    energy.push_back(h.series(0, b));
+    moments.push_back(h.moment_series(0, b));
+  }
+  const auto n = static_cast<std::size_t>(0.07 * rate);
+  const auto geo = synthesize_bformat(taps, energy, moments, {rate, n, 1e-3, 1});
+  std::vector<std::vector<double>> sph(4, std::vector<double>(n, 0.0));
+  sph[0] = lr4_lowpass(geo[0], rate, crossover);
+  for (double& v : sph[0]) v *= 1e-3;
+  const HybridParams hp{rate, crossover, 0.0};
+  const HybridResult omni = join_hybrid(sph[0], geo[0], hp);
+  std::vector<std::vector<double>> high;  // W Y Z X above 4 kHz
+  for (std::size_t c = 0; c < 4; ++c)
+    high.push_back(
+        zero_phase_band(crossover_join(sph[c], geo[c], omni.gain, hp), rate, {4.0 * crossover}, 1));
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(crossover_join(sph[0], geo[0], omni.gain, hp)[i], omni.full[i]);
+  double worst = 0.0;
+  int checked = 0;
+  std::printf("V17 directions (full band above 4 kHz, crossover 1 kHz):");
+  for (const ImageSource& t : taps) {
+    if (t.order > 1) continue;
+    bool alone = true;
+    for (const ImageSource& o : taps)
+      if (&o != &t && std::abs(o.delay - t.delay) < 0.6e-3 &&
+          o.amplitude[6] > 0.3 * t.amplitude[6])
+        alone = false;
+    if (!alone) continue;
+    const auto at = static_cast<std::ptrdiff_t>(std::llround(t.delay * rate));
+    Vec3 intensity;
+    for (std::ptrdiff_t i = at - 9; i <= at + 9; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      intensity = intensity + high[0][k] * Vec3{high[3][k], high[1][k], high[2][k]};
+    }
+    const double err = std::acos(std::clamp(dot(normalized(intensity), t.direction), -1.0, 1.0)) *
+                       180.0 / kPi;
+    std::printf(" order %d at %.2f ms %.3f deg;", t.order, 1e3 * t.delay, err);
+    worst = std::max(worst, err);
+    ++checked;
+  }
+  std::printf(" worst %.3f deg (<= 5) over %d arrivals\n", worst, checked);
+  EXPECT_GE(checked, 4);
+  EXPECT_LE(worst, 5.0);
 }
 
 const BandValues kUniform = {0.06, 0.08, 0.12, 0.16, 0.2, 0.25, 0.3};
