@@ -32,12 +32,14 @@ wall=$(echo "$(date +%s.%N) - $start" | bc)
 /usr/bin/python3 -m sphreverb_post validate v7 "$out/run" --receivers r1 r2 r3 r4 \
   --mesh "$here/$mesh" --alpha "$alpha" --dx "$dx" --bands $bands --tol 0.10 --case V13 \
   --json "$out/decay.json" --plot "$out/decay.png" || status=1
-/usr/bin/python3 - "$out/decay.json" "$out/validation.json" "$wall" "$dx" "$alpha" "$mesh" <<'PY'
+/usr/bin/python3 - "$out/decay.json" "$out/validation.json" "$wall" "$dx" "$alpha" "$mesh" \
+  "$out/run/summary.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+particles = json.load(open(sys.argv[7]))["particles"]
 dx, alpha = float(sys.argv[4]), float(sys.argv[5])
 d.update({"title": "mesh room decay vs Eyring",
-          "resolution": f"dx = {dx * 1e3:g} mm ({round(d['volume_m3'] / dx ** 3):d} particles), "
+          "resolution": f"dx = {dx * 1e3:g} mm ({particles:d} particles), "
           f"{sys.argv[6]} (V = {d['volume_m3']:.4g} m^3, S = {d['area_m2']:.4g} m^2), ghost walls "
           f"alpha_n = {alpha:g}, hyperdiffusion default, no density diffusion; bands "
           + ", ".join(f"{b['band_hz']:g} Hz at {343 / (b['band_hz'] * 2 ** 0.5) / dx:.0f}"
