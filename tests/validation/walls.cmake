@@ -51,3 +51,7 @@ add_test(NAME validation_v7_room_decay
           ${CMAKE_CURRENT_SOURCE_DIR}/full/V7.sh $<TARGET_FILE:sphreverb> ${VOUT}/v7)
 set_tests_properties(validation_v7_room_decay PROPERTIES LABELS validation TIMEOUT 900
   PROCESSORS 2)
+
+# V13 (a mesh room with absorbing surfaces, tests/validation/room_v13.ini, tests/validation/full/V13.sh
+# with SPACING=0.015 as the coarse version) does not pass yet and is not registered
+# (docs/validation.md, V13).

@@ -1,8 +1,8 @@
 """V7 room decay: T30 per octave band from receiver RIRs against Eyring (and Sabine).
 
-    python3 -m sphreverb_post validate v7 OUTDIR --receivers A B C ... --room LX LY LZ --alpha
-        ALPHA_N --dx DX [--bands 500 ...] [--c 343] [--rho 1.204] [--h-over-dx 1.3] [--tol 0.10]
-        [--json FILE] [--plot PNG]
+    python3 -m sphreverb_post validate v7 OUTDIR --receivers A B C ... (--room LX LY LZ | --mesh OBJ)
+        --alpha ALPHA_N --dx DX [--bands 500 ...] [--c 343] [--rho 1.204] [--h-over-dx 1.3]
+        [--tol 0.10] [--case V7] [--json FILE] [--plot PNG]
 
 Each receiver's OUTDIR/NAME.raw.wav is filtered into octave bands (3rd-order Butterworth band
 pass applied to the time-reversed signal, which keeps the filter's own ringing out of the decay:
@@ -77,6 +77,69 @@ def path_variance(lx, ly, lz, rays=4000, reflections=100):
     return float(p.var() / p.mean() ** 2)
 
 
+def read_obj(path):
+    """Vertices (n x 3) and triangles (m x 3, 0-based) of a Wavefront OBJ; polygons as fans."""
+    vertices, triangles = [], []
+    with open(path) as fh:
+        for line in fh:
+            f = line.split()
+            if not f:
+                continue
+            if f[0] == "v":
+                vertices.append([float(v) for v in f[1:4]])
+            elif f[0] == "f":
+                ids = [int(v.split("/")[0]) for v in f[1:]]
+                ids = [i - 1 if i > 0 else len(vertices) + i for i in ids]
+                triangles += [[ids[0], ids[k], ids[k + 1]] for k in range(1, len(ids) - 1)]
+    if not vertices or not triangles:
+        raise ValueError(f"{path}: no vertices or faces")
+    return np.array(vertices), np.array(triangles)
+
+
+def mesh_room(path):
+    """Volume, area, and the outward unit normals and offsets (n.x <= d inside) of a convex room
+    mesh's triangles; ValueError unless it is closed, outward-facing and convex."""
+    v, t = read_obj(path)
+    a, b, c = v[t[:, 0]], v[t[:, 1]], v[t[:, 2]]
+    cross = np.cross(b - a, c - a)
+    area2 = np.linalg.norm(cross, axis=1)
+    volume = float(np.sum(np.einsum("ij,ij->i", a, np.cross(b, c)))) / 6.0
+    if volume <= 0.0:
+        raise ValueError(f"{path}: signed volume {volume:g} m^3; normals must point out of the room")
+    normals = cross / area2[:, None]
+    offsets = np.einsum("ij,ij->i", normals, a)
+    size = float(np.max(np.ptp(v, axis=0)))
+    if np.any(v @ normals.T - offsets[None, :] > 1e-9 * size):
+        raise ValueError(f"{path}: the room is not convex")
+    return volume, float(np.sum(area2)) / 2.0, normals, offsets, v.min(0), v.max(0)
+
+
+def path_variance_convex(normals, offsets, lo, hi, rays=4000, reflections=100):
+    """gamma^2 of the free paths of specular rays in a convex room (n.x <= d inside; seeded)."""
+    rng = np.random.default_rng(12345)
+    x = np.empty((0, 3))
+    while len(x) < rays:
+        p = lo + rng.random((rays, 3)) * (hi - lo)
+        x = np.concatenate([x, p[np.all(p @ normals.T < offsets, axis=1)]])
+    x = x[:rays]
+    d = rng.normal(size=(rays, 3))
+    d /= np.linalg.norm(d, axis=1)[:, None]
+    paths = []
+    for k in range(reflections + 1):
+        dn = d @ normals.T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(dn > 1e-12, (offsets[None, :] - x @ normals.T) / dn, np.inf)
+        face = t.argmin(1)
+        step = np.maximum(t[np.arange(rays), face], 0.0)
+        x = x + d * step[:, None]
+        n = normals[face]
+        d = d - 2.0 * np.einsum("ij,ij->i", d, n)[:, None] * n
+        if k > 0:
+            paths.append(step)
+    p = np.concatenate(paths)
+    return float(p.var() / p.mean() ** 2)
+
+
 def t30(x, rate, fc):
     """T30 (s) of one band and the decay curve (dB) for plotting."""
     lo, hi = fc / math.sqrt(2.0), fc * math.sqrt(2.0)
@@ -105,7 +168,9 @@ def main(argv=None, prog=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir")
     ap.add_argument("--receivers", nargs="+", required=True)
-    ap.add_argument("--room", nargs=3, type=float, required=True, metavar=("LX", "LY", "LZ"))
+    room = ap.add_mutually_exclusive_group(required=True)
+    room.add_argument("--room", nargs=3, type=float, metavar=("LX", "LY", "LZ"))
+    room.add_argument("--mesh", help="a convex room as a Wavefront OBJ (V, S and gamma^2 from it)")
     ap.add_argument("--alpha", type=float, required=True, help="normal-incidence absorption")
     ap.add_argument("--dx", type=float, required=True, help="particle spacing of the run, m")
     ap.add_argument("--h-over-dx", type=float, default=1.3)
@@ -127,14 +192,20 @@ def main(argv=None, prog=None):
         rate = rates.pop()
         if not 0.0 < args.alpha < 1.0:
             raise ValueError("--alpha must be in (0, 1)")
+        if args.mesh:
+            V, S, normals, offsets, lo, hi = mesh_room(args.mesh)
+            gamma2 = path_variance_convex(normals, offsets, lo, hi)
     except (OSError, ValueError) as e:
         print(f"{args.case} room decay: bad input: {e}", file=sys.stderr)
         return 2
 
-    lx, ly, lz = args.room
-    V = lx * ly * lz
-    S = 2.0 * (lx * ly + ly * lz + lx * lz)
-    gamma2 = path_variance(lx, ly, lz)
+    if args.room:
+        lx, ly, lz = args.room
+        V = lx * ly * lz
+        S = 2.0 * (lx * ly + ly * lz + lx * lz)
+        gamma2 = path_variance(lx, ly, lz)
+    else:
+        print(f"{args.case} room: {args.mesh}: V {V:.6g} m^3, S {S:.6g} m^2, gamma^2 {gamma2:.3f}")
     ok = True
     rows = []
     curves = {}
@@ -192,5 +263,6 @@ def main(argv=None, prog=None):
                        "measured": "; ".join(f"{r['band_hz']:g} Hz T30 {r['T30_mean_s'] * 1e3:.2f} ms"
                                              for r in rows),
                        "threshold": f"T30 within {args.tol:.0%} of Eyring",
-                       "pass": bool(ok), "bands": rows}, fh, indent=2)
+                       "pass": bool(ok), "volume_m3": V, "area_m2": S, "bands": rows}, fh,
+                      indent=2)
     return 0 if ok else 1
