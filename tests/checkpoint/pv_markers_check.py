@@ -7,7 +7,7 @@ step's stage-2 time: each [emitter.NAME] source and [receiver.NAME] on its linea
 m), the point arrays "source" and "receiver" 0..n-1, the [emitter] disc's centre, and each moving
 [boundary.NAME] object's triangles those of geometry.h5 moved by its path's offset, with the cell
 array "object". The scene is read from the checkpoints' /scene/text; the stage-2 time of a step is
-(step - /run/stage1_steps) dt. MOVED: at least that many time steps are in stage 2 after its
+(step - /run/stage1_steps) dt (a single file's step: the "step" attribute of its .h5). MOVED: at least that many time steps are in stage 2 after its
 start (where the paths have moved on). Prints the checked positions."""
 import configparser
 import glob
@@ -87,12 +87,18 @@ def main(path, n, moved="0"):
     for reader in (Xdmf3ReaderT(FileName=[path]), XDMFReader(FileNames=[path])):
         kind = reader.GetXMLName()
         steps = reader.TimestepValues
-        steps = [steps] if isinstance(steps, float) else list(steps)
-        assert steps, f"{path}: no time steps"
+        steps = [steps] if isinstance(steps, float) else list(steps or [])
+        alone = not steps  # one file: a grid without time steps, its step in the .h5
+        if alone:
+            with h5py.File(os.path.splitext(path)[0] + ".h5", "r") as f:
+                steps = [int(f.attrs["step"]) * dt]
         later = [t for t in steps if round(t / dt) > stage1]
         assert len(later) >= int(moved), f"{path}: {len(later)} time steps after stage 2 began"
         for t in steps:
-            UpdatePipeline(time=t, proxy=reader)
+            if alone:
+                UpdatePipeline(proxy=reader)
+            else:
+                UpdatePipeline(time=t, proxy=reader)
             got = blocks(reader.GetClientSideObject().GetOutputDataObject(0))
             want = ["particles"] + (["sources"] if sources else []) + \
                 (["receivers"] if receivers else []) + ["emitter"] + (["objects"] if objects else [])
