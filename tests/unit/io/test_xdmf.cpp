@@ -185,6 +185,7 @@ spacing = 0.015
 min = 0 0 0
 max = 0.3 0.18 0.15
 [emitter]
+input = impulse
 center = 0.0075 0.09 0.075
 radius = 0.03
 [emitter.car]
