@@ -305,8 +305,7 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
   bcast(include_texts, comm), bcast(include_paths, comm);
 
   // The sources, receivers and moving objects at the stage-2 time of the particles' positions.
-  const SceneMarkers markers =
-      scene_markers(scene, static_cast<double>(state.acoustic_steps) * dt);
+  const SceneMarkers markers = scene_markers(scene, static_cast<double>(state.acoustic_steps) * dt);
 
   try {
     File f = File::create(partial, comm);

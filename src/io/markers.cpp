@@ -40,12 +40,11 @@ SceneMarkers scene_markers(const Scene& scene, double t) {
 std::vector<XdmfMarkers> xdmf_markers(const SceneMarkers& m) {
   std::vector<XdmfMarkers> out;
   out.push_back({"sources", "/sources/position", m.sources.size(), "", 0, "source", "", m.sources});
-  out.push_back({"receivers", "/receivers/position", m.receivers.size(), "", 0, "receiver", "",
-                 m.receivers});
+  out.push_back(
+      {"receivers", "/receivers/position", m.receivers.size(), "", 0, "receiver", "", m.receivers});
   out.push_back({"emitter", "/emitter/position", 1, "", 0, "", "", {}});
   out.push_back({"objects", "/objects/vertices", m.objects.vertices.size(), "/objects/triangles",
-                 m.objects.triangles.size(), "object", "/objects/object",
-                 m.objects.surface_names});
+                 m.objects.triangles.size(), "object", "/objects/object", m.objects.surface_names});
   return out;
 }
 

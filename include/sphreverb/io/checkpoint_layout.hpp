@@ -159,8 +159,7 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
      "receivers; 0 for omni ones)"},
     // The moving [boundary.NAME] objects at the positions' time, as triangles (for viewing).
     {"/objects/names", CkptType::Text, CkptRows::One, 0, "none",
-     "the [boundary.NAME] objects that follow a path, one per line, in scene order", nullptr,
-     true},
+     "the [boundary.NAME] objects that follow a path, one per line, in scene order", nullptr, true},
     {"/objects/vertices", CkptType::F64, CkptRows::ObjectVertices, 3, "m",
      "vertices of the moving objects' triangles at their pose at the stage-2 time "
      "/run/acoustic_steps * dt (the shape of geometry.h5 moved along the object's path)",

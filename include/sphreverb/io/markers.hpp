@@ -28,9 +28,10 @@ struct SceneMarkers {
 
 SceneMarkers scene_markers(const Scene& scene, double t);
 
-// The marker grids (XdmfGrid::markers) of a file holding m as write_markers stores it: "sources" and "receivers" (points with the point array "source" / "receiver", the line
-// of /sources/names and /receivers/names), "emitter" (one point) and "objects" (triangles with
-// the cell array "object", the line of /objects/names).
+// The marker grids (XdmfGrid::markers) of a file holding m as write_markers stores it: "sources"
+// and "receivers" (points with the point array "source" / "receiver", the line of /sources/names
+// and /receivers/names), "emitter" (one point) and "objects" (triangles with the cell array
+// "object", the line of /objects/names).
 std::vector<XdmfMarkers> xdmf_markers(const SceneMarkers& m);
 
 }  // namespace sphreverb

@@ -31,8 +31,8 @@ struct XdmfMarkers {
   std::uint64_t points = 0;  // 0: no grid is written
   std::string triangles;     // dataset of vertex indices, [cells, 3] int64 ("": points only)
   std::uint64_t cells = 0;
-  std::string id_name;       // the integer array: a point array, or a cell array of triangles
-  std::string cell_ids;      // dataset of the triangles' ids, [cells] int32
+  std::string id_name;   // the integer array: a point array, or a cell array of triangles
+  std::string cell_ids;  // dataset of the triangles' ids, [cells] int32
   std::vector<std::string> names;
 };
 

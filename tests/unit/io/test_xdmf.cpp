@@ -68,8 +68,7 @@ SceneMarkers two_receivers_and_a_plate() {
 }
 
 TEST(Xdmf, ParticleGridAloneWithoutMarkers) {
-  EXPECT_EQ(xdmf_grid_xml(particles()),
-            particle_lines("  ", "   <Time Value=\"0.25\"/>\n"));
+  EXPECT_EQ(xdmf_grid_xml(particles()), particle_lines("  ", "   <Time Value=\"0.25\"/>\n"));
 }
 
 TEST(Xdmf, SpatialCollectionHoldsTheParticlesAndTheMarkers) {
@@ -152,8 +151,7 @@ TEST(Xdmf, EmptyMarkerSetsAreLeftOut) {
 }
 
 TEST(Xdmf, TemporalCollectionTakesEachFilesWholeGrid) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("sphreverb_xdmf_" + std::to_string(::getpid()));
+  const fs::path dir = fs::temp_directory_path() / ("sphreverb_xdmf_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   XdmfGrid a = particles(), b = particles();
