@@ -29,7 +29,10 @@ namespace {
 // "0 1 ... n-1", the inline connectivity and ids of a marker grid.
 std::string counting(std::uint64_t n) {
   std::string s;
-  for (std::uint64_t k = 0; k < n; ++k) s += (k ? " " : "") + std::to_string(k);
+  for (std::uint64_t k = 0; k < n; ++k) {
+    if (k > 0) s += ' ';
+    s += std::to_string(k);
+  }
   return s;
 }
 std::string inline_item(std::uint64_t n, int precision) {
