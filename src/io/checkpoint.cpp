@@ -13,9 +13,11 @@
 #include <thread>
 
 #include "io/detail/h5.hpp"
+#include "io/detail/markers.hpp"
 #include "parallel/detail/mpi.hpp"
 #include "sphreverb/core/errors.hpp"
 #include "sphreverb/core/log.hpp"
+#include "sphreverb/io/markers.hpp"
 #include "sphreverb/io/run_dir.hpp"
 #include "sphreverb/io/xdmf.hpp"
 #include "sphreverb/model/lattice.hpp"
@@ -191,8 +193,10 @@ void sleep_for_tests() {
   }
 }
 
-XdmfGrid checkpoint_grid(const std::string& h5, std::uint64_t n, double time) {
+XdmfGrid checkpoint_grid(const std::string& h5, std::uint64_t n, double time,
+                         const SceneMarkers& markers) {
   XdmfGrid g;
+  g.markers = xdmf_markers(markers);
   g.h5_file = h5;
   g.points = n;
   g.time = time;
@@ -300,6 +304,9 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     include_texts += i.text, include_sizes.push_back(static_cast<std::int64_t>(i.text.size()));
   bcast(include_texts, comm), bcast(include_paths, comm);
 
+  // The sources, receivers and moving objects at the stage-2 time of the particles' positions.
+  const SceneMarkers markers = scene_markers(scene, static_cast<double>(state.acoustic_steps) * dt);
+
   try {
     File f = File::create(partial, comm);
     f.attribute("format", kCheckpointFormat);
@@ -349,19 +356,15 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     put_scalar(f, "/emitter/last_acceleration", e.last_acc);
     put_scalar(f, "/emitter/leaky_velocity", e.leaky_v);
 
-    // The sources' drives (rank 0's state) and where sources and receivers are at the last
-    // stage-2 step (their paths at that time: the same on every rank).
-    const double t_last =
-        static_cast<double>(std::max<std::int64_t>(0, state.acoustic_steps - 1)) * dt;
+    // The sources' drives (rank 0's state); where sources, receivers and moving objects are at
+    // the positions' time (their paths: the same on every rank).
     const std::uint64_t n_src = scene.sources.size();
     std::vector<std::string> src_names;
     std::vector<std::int64_t> src_next(n_src, 0);
-    std::vector<double> src_drive(4 * n_src, 0.0), src_pos;
+    std::vector<double> src_drive(4 * n_src, 0.0);
     for (std::uint64_t k = 0; k < n_src; ++k) {
       const SourceSpec& src = scene.sources[k];
       src_names.push_back(src.name);
-      const Vec3 x = Path(src.path, src.interpolation).position(t_last);
-      src_pos.insert(src_pos.end(), {x.x, x.y, x.z});
       if (rank == 0 && k < state.sources.size()) {
         const EmitterDrive::Progress& p = state.sources[k];
         src_next[k] = p.next;
@@ -374,16 +377,11 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     put_text(f, "/sources/names", join_lines(src_names));
     put(f, "/sources/next_step", src_next.data(), n_src, 0, rank == 0 ? n_src : 0);
     put(f, "/sources/drive", src_drive.data(), n_src, 0, rank == 0 ? n_src : 0);
-    put(f, "/sources/position", src_pos.data(), n_src, 0, rank == 0 ? n_src : 0);
+    put(f, "/sources/position", markers.source_position.data(), n_src, 0, rank == 0 ? n_src : 0);
 
     std::vector<std::string> names;
-    std::vector<double> pos, ref(receivers, 0.0), dens, vel;
-    for (const ReceiverSpec& rs : scene.receivers) {
-      names.push_back(rs.name);
-      const Vec3 x =
-          rs.path.empty() ? rs.position : Path(rs.path, rs.interpolation).position(t_last);
-      pos.insert(pos.end(), {x.x, x.y, x.z});
-    }
+    std::vector<double> ref(receivers, 0.0), dens, vel;
+    for (const ReceiverSpec& rs : scene.receivers) names.push_back(rs.name);
     if (rank == 0) {  // records x receivers: row = record
       dens.assign(receivers * samples, 0.0);
       for (std::size_t k = 0; k < state.receiver_density.size() && k < receivers; ++k) {
@@ -398,10 +396,12 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
           vel[t * 3 * receivers + c] = state.receiver_velocity[c][t];
     }
     put_text(f, "/receivers/names", join_lines(names));
-    put(f, "/receivers/position", pos.data(), receivers, 0, rank == 0 ? receivers : 0);
+    put(f, "/receivers/position", markers.receiver_position.data(), receivers, 0,
+        rank == 0 ? receivers : 0);
     put(f, "/receivers/reference_density", ref.data(), receivers, 0, rank == 0 ? receivers : 0);
     put(f, "/receivers/density", dens.data(), samples, 0, rank == 0 ? samples : 0, receivers);
     put(f, "/receivers/velocity", vel.data(), samples, 0, rank == 0 ? samples : 0, receivers);
+    detail::write_markers(f, markers, false);
     sleep_for_tests();
     f.close();
   } catch (const std::exception& ex) {
@@ -417,7 +417,7 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
       io::commit(partial, final_path);
       w.bytes = fs::file_size(final_path);
       write_xdmf(fs::path(final_path).replace_extension(".xmf").string(),
-                 checkpoint_grid(fs::path(final_path).filename().string(), total, time));
+                 checkpoint_grid(fs::path(final_path).filename().string(), total, time, markers));
       if (restartable) {
         run.rotate_checkpoints(scene.output.keep_checkpoints);
         write_xdmf_collection(run.checkpoints(), io::RunDir::kCheckpointPrefix,
@@ -457,6 +457,9 @@ std::uint64_t rows_of(const CheckpointDataset& d, const Extents& e) {
       return e.includes;
     case CkptRows::Sources:
       return e.sources;
+    case CkptRows::ObjectVertices:
+    case CkptRows::ObjectTriangles:
+      return 0;  // not read on restart
   }
   return 0;
 }
@@ -465,7 +468,10 @@ std::uint64_t rows_of(const CheckpointDataset& d, const Extents& e) {
 void validate_table(const File& f) {
   const std::string& path = f.path();
   for (const CheckpointDataset& d : kCheckpointDatasets) {
-    if (!f.exists(d.name)) throw H5Error(path + ": dataset " + d.name + " is missing");
+    if (!f.exists(d.name)) {
+      if (d.optional) continue;
+      throw H5Error(path + ": dataset " + d.name + " is missing");
+    }
     for (const char* attr : {"units", "description"})
       if (!f.has_attribute(d.name, attr))
         throw H5Error(path + ": dataset " + d.name + " has no '" + attr + "' attribute");

@@ -7,7 +7,9 @@
 #include <filesystem>
 
 #include "io/detail/h5.hpp"
+#include "io/detail/markers.hpp"
 #include "sphreverb/core/errors.hpp"
+#include "sphreverb/io/markers.hpp"
 #include "sphreverb/io/run_dir.hpp"
 #include "sphreverb/io/xdmf.hpp"
 #include "sphreverb/parallel/collective.hpp"
@@ -27,7 +29,7 @@ bool wants(const Scene& s, const char* field) {
 }  // namespace
 
 CheckpointWritten write_snapshot(const std::string& dir, const Scene& scene, const Particles& p,
-                                 std::int64_t step, MPI_Comm comm) {
+                                 std::int64_t step, std::int64_t acoustic_steps, MPI_Comm comm) {
   const auto start = std::chrono::steady_clock::now();
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -56,10 +58,14 @@ CheckpointWritten write_snapshot(const std::string& dir, const Scene& scene, con
   g.geometry = "/particles/position";
   g.geometry_precision = 4;
   g.connectivity = "/particles/index";
+  const SceneMarkers markers =
+      scene_markers(scene, static_cast<double>(acoustic_steps) * scene.derived.dt);
+  g.markers = xdmf_markers(markers);
   try {
     File f = File::create(partial, comm);
     f.attribute("format", "sphreverb snapshot");
     f.attribute("step", step);
+    f.attribute("acoustic_steps", acoustic_steps);
     std::vector<float> v3(3 * n), v1(n);
     for (std::size_t i = 0; i < n; ++i)
       v3[3 * i] = static_cast<float>(p.x[i]), v3[3 * i + 1] = static_cast<float>(p.y[i]),
@@ -97,6 +103,7 @@ CheckpointWritten write_snapshot(const std::string& dir, const Scene& scene, con
                    "owning rank");
       g.arrays.push_back({"rank", "/particles/rank", 1, true, 4});
     }
+    detail::write_markers(f, markers, true);
     f.close();
   } catch (const std::exception& e) {
     // Every rank is here (the file's operations agree on failures); drop the partial file.

@@ -2,8 +2,9 @@
 # ParaView opens what a run writes: each checkpoint's .xmf, checkpoints.xmf (its time steps are
 # the checkpoints' times), float32 snapshots and snapshots.xmf, the surfaces (geometry.xmf, also
 # of a scene with mesh objects), each through ParaView's own reader in its own process
-# (pv_check.py, pv_surface_check.py); `python3 -m sphreverb_post render` makes a PNG of a
-# mid-plane slice.
+# (pv_check.py, pv_surface_check.py); each time step's sources, receivers and moving objects of a
+# scene where all three move (pv_markers_check.py); `python3 -m sphreverb_post render` makes a
+# PNG of a mid-plane slice.
 #   paraview.sh SPHREVERB SOURCE_DIR WORK_DIR
 source "$(dirname "$0")/common.sh"
 /usr/bin/python3 -c 'import paraview.simple' 2>/dev/null ||
@@ -38,6 +39,55 @@ on 2 run "$src/configs/furnished_room.ini" --out "$work/mesh" --fluid.spacing 0.
   --time.duration 0.002 --emitter.center "0.025 0.9 0.45" >"$work/mesh.log" 2>&1
 /usr/bin/python3 "$here/pv_surface_check.py" "$work/mesh/geometry.xmf" 132 \
   plaster,carpet,foam_50mm,wood_panel "3:0.65,1.25,0.4,0.8,0,0.5"
+# A moving receiver, a moving monopole and a moving plate (linear paths): at every checkpoint and
+# snapshot, ParaView shows them where their paths put them at that time, beside the particles.
+cat >"$work/moving.ini" <<'INI'
+[time]
+sample_rate = 44100
+duration = 0.002
+[fluid]
+spacing = 0.015
+[room]
+min = 0 0 0
+max = 0.3 0.18 0.15
+[emitter]
+input = impulse
+center = 0.0075 0.09 0.075
+radius = 0.03
+gain = 0
+[emitter.car]
+path = 0 0.03 0.05 0.08; 0.002 0.1 0.06 0.08
+level = 20
+[receiver.mid]
+position = 0.151 0.1 0.07
+[receiver.walker]
+path = 0 0.27 0.06 0.09; 0.002 0.2 0.07 0.09
+[boundary.plate]
+shape = rectangle
+normal = 1 0 0
+size = 0.06 0.06
+path = 0 0.135 0.09 0.075; 0.002 0.165 0.1 0.075
+[output]
+checkpoint_every = 0.001
+keep_checkpoints = 1000
+snapshot_every = 0.001
+progress_every = 100
+highpass = 0
+INI
+on 2 run "$work/moving.ini" --out "$work/moving" >"$work/moving.log" 2>&1
+m=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['particles'])" \
+  "$work/moving/summary.json")
+# checkpoints.xmf: at least two checkpoints in stage 2 (the car, the walker and the plate each
+# somewhere else).
+for x in "$work"/moving/checkpoints/step_*.xmf "$work"/moving/snapshots/snap_*.xmf \
+    "$work"/moving/snapshots/snapshots.xmf "$work"/moving/checkpoints/checkpoints.xmf:2; do
+  moved=0
+  [[ $x == *:* ]] && moved=${x##*:}
+  /usr/bin/python3 "$here/pv_markers_check.py" "${x%:*}" "$m" "$moved" >"$work/markers.log" 2>&1 ||
+    { cat "$work/markers.log"; exit 1; }
+  tail -n1 "$work/markers.log"
+done
+grep -E "ok t = .*: (sources|receivers|plate)" "$work/markers.log" | sort -u
 [[ $(ls "$work"/run/checkpoints/step_*.h5 | wc -l) == 4 && $(ls "$work"/run/snapshots/snap_*.h5 | wc -l) == 4 ]] ||
   { echo "FAIL: expected 4 checkpoints and 4 snapshots"; exit 1; }
 # render NAME ARGS...: the render subcommand, its output in WORK/NAME.log. xvfb-run -a can lose a

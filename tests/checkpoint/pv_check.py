@@ -1,17 +1,39 @@
 #!/usr/bin/python3
-"""pv_check.py FILE.xmf POINTS ARRAYS TIMES: opens FILE.xmf with ParaView's own reader
-(paraview.simple.OpenDataFile) and checks the point count at every time step, the point-data
-array names (comma-separated) and the time steps (comma-separated seconds, or '-' for one grid).
+"""pv_check.py FILE.xmf POINTS ARRAYS TIMES: opens FILE.xmf with ParaView's own readers
+(paraview.simple.OpenDataFile, then Xdmf3ReaderT, which keeps the blocks of a time step apart)
+and checks the point count of the block "particles" at every time step, its point-data array
+names (comma-separated) and the time steps (comma-separated seconds, or '-' for one grid).
 Run each file in its own process: a broken reference aborts ParaView."""
+import re
 import sys
 
-from paraview.simple import OpenDataFile, UpdatePipeline, servermanager
+from paraview.simple import OpenDataFile, UpdatePipeline, Xdmf3ReaderT
+from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
+
+
+def particles(data):
+    """The block named "particles" (or the data set itself: a file of the particles alone); the
+    readers append "[k]" to the name at the k-th time step of a collection."""
+    if not data.IsA("vtkMultiBlockDataSet"):
+        return data
+    for i in range(data.GetNumberOfBlocks()):
+        meta = data.GetMetaData(i) if data.HasMetaData(i) else None
+        b = data.GetBlock(i)
+        name = meta.Get(vtkCompositeDataSet.NAME()) if meta is not None else None
+        if name is not None and re.fullmatch(r"particles(\[\d+\])?", name):
+            return b
+        if b is not None and b.IsA("vtkMultiBlockDataSet"):
+            found = particles(b)
+            if found is not None:
+                return found
+    return None
 
 
 def main(path, points, arrays, times):
-    reader = OpenDataFile(path)
-    assert reader is not None, f"{path}: ParaView has no reader for it"
-    steps = list(getattr(reader, "TimestepValues", []) or [])
+    assert OpenDataFile(path) is not None, f"{path}: ParaView has no reader for it"
+    reader = Xdmf3ReaderT(FileName=[path])
+    steps = reader.TimestepValues
+    steps = [steps] if isinstance(steps, float) else list(steps or [])
     if times != "-":
         want = [float(t) for t in times.split(",")]
         assert len(steps) == len(want), f"{path}: {len(steps)} time steps, expected {len(want)}"
@@ -22,9 +44,8 @@ def main(path, points, arrays, times):
             UpdatePipeline(proxy=reader)
         else:
             UpdatePipeline(time=t, proxy=reader)
-        data = servermanager.Fetch(reader)
-        if data.IsA("vtkMultiBlockDataSet"):
-            data = data.GetBlock(0)
+        data = particles(reader.GetClientSideObject().GetOutputDataObject(0))
+        assert data is not None, f"{path} at t = {t}: no block 'particles'"
         n, cells = data.GetNumberOfPoints(), data.GetNumberOfCells()
         assert n == int(points), f"{path} at t = {t}: {n} points, expected {points}"
         assert cells == int(points), f"{path} at t = {t}: {cells} vertex cells, expected {points}"

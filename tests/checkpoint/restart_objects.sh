@@ -3,7 +3,9 @@
 # 2-rank slab cut while sliding in its plane, run on 2 ranks and restarted from a stage-2
 # checkpoint on 1 and 3 ranks: byte-identical WAVs, receiver records and particles. The plate's
 # pose comes from its path and the step (the tethers of a rebuild use the pose at the start of
-# the current object period), so nothing about it is stored.
+# the current object period), so nothing the restart reads is stored about it; its triangles at
+# that pose are, for viewing (/objects/), and a checkpoint without them (written before they
+# existed) restarts the same.
 #   restart_objects.sh SPHREVERB SOURCE_DIR WORK_DIR
 source "$(dirname "$0")/common.sh"
 cat >"$work/object.ini" <<'INI'
@@ -41,4 +43,14 @@ for n in 1 3; do
   on $n restart "$mid" --out "$work/r$n" >"$work/r$n.log" 2>&1
   same "$work/full" "$work/r$n"
 done
+cp "$mid" "$work/old.h5"
+/usr/bin/python3 - "$work/old.h5" <<'PY'
+import sys
+import h5py
+with h5py.File(sys.argv[1], "a") as f:
+    assert f["/objects/names"][()].decode() == "plate\n" and f["/objects/triangles"].shape == (2, 3)
+    del f["/objects"], f["/emitter/position"]
+PY
+on 1 restart "$work/old.h5" --out "$work/old" >"$work/old.log" 2>&1
+same "$work/full" "$work/old"
 echo "restart_objects: all passed"

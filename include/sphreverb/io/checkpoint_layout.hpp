@@ -6,8 +6,11 @@
 //
 // Shapes: [N] particles, [R] receivers, [T] records (the t = 0 reference, then one per stage-2
 // step), [M] the input samples still to play, [K] the files the scene includes, [S] the
-// [emitter.NAME] sources; a second
+// [emitter.NAME] sources, [V] and [T] the vertices and triangles of the moving objects; a second
 // extent 3 is x, y, z; "text" is one fixed-length string.
+//
+// Optional entries are for viewing only: a reader checks them when present and does not need
+// them, so files written before they existed still restart (no new layout version).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +22,17 @@ inline constexpr std::int64_t kCheckpointLayoutVersion = 4;
 inline constexpr const char* kCheckpointFormat = "sphreverb checkpoint";
 
 enum class CkptType { F64, I64, I32, Text };
-enum class CkptRows { One, Particles, Receivers, Records, InputLeft, Includes, Sources };
+enum class CkptRows {
+  One,
+  Particles,
+  Receivers,
+  Records,
+  InputLeft,
+  Includes,
+  Sources,
+  ObjectVertices,
+  ObjectTriangles
+};
 
 struct CheckpointAttribute {
   const char* name;  // of the root group
@@ -44,6 +57,7 @@ struct CheckpointDataset {
   const char* units;
   const char* description;
   const char* paraview = nullptr;  // array name in the XDMF sidecar (particle datasets only)
+  bool optional = false;           // for viewing: not required on reading (see above)
 };
 
 inline constexpr CheckpointDataset kCheckpointDatasets[] = {
@@ -111,6 +125,8 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
     {"/emitter/input_rate", CkptType::F64, CkptRows::One, 0, "Hz", "sample rate of /emitter/input"},
     {"/emitter/next_step", CkptType::I64, CkptRows::One, 0, "1",
      "the stage-2 step the drive computes next (its position in the input)"},
+    {"/emitter/position", CkptType::F64, CkptRows::One, 3, "m",
+     "the [emitter] disc's rest centre (for viewing)", nullptr, true},
     {"/emitter/shift", CkptType::F64, CkptRows::One, 0, "m",
      "displacement along the normal at the last step"},
     {"/emitter/speed", CkptType::F64, CkptRows::One, 0, "m/s",
@@ -127,11 +143,13 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
     {"/sources/drive", CkptType::F64, CkptRows::Sources, 4, "m^3, m^3/s, m^3/s^2, m^3/s",
      "each source's drive state: volume, volume velocity Q, last dQ/dt, leaky integrator"},
     {"/sources/position", CkptType::F64, CkptRows::Sources, 3, "m",
-     "where each source is at the last stage-2 step (its path at /run/time; for viewing)"},
+     "where each source is at the stage-2 time /run/acoustic_steps * dt, that of "
+     "/particles/position (its path; for viewing)"},
     // The receivers.
     {"/receivers/names", CkptType::Text, CkptRows::One, 0, "none", "receiver names, one per line"},
     {"/receivers/position", CkptType::F64, CkptRows::Receivers, 3, "m",
-     "receiver positions (a moving receiver's at the last stage-2 step)"},
+     "receiver positions (a moving receiver's on its path at the stage-2 time "
+     "/run/acoustic_steps * dt, that of /particles/position)"},
     {"/receivers/reference_density", CkptType::F64, CkptRows::Receivers, 0, "kg/m^3",
      "the t = 0 record of each receiver (0 if not taken yet)"},
     {"/receivers/density", CkptType::F64, CkptRows::Records, -1, "kg/m^3",
@@ -139,6 +157,17 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
     {"/receivers/velocity", CkptType::F64, CkptRows::Records, -3, "m/s",
      "velocity x y z of each receiver at every record [records, 3 receivers] (ambisonic "
      "receivers; 0 for omni ones)"},
+    // The moving [boundary.NAME] objects at the positions' time, as triangles (for viewing).
+    {"/objects/names", CkptType::Text, CkptRows::One, 0, "none",
+     "the [boundary.NAME] objects that follow a path, one per line, in scene order", nullptr, true},
+    {"/objects/vertices", CkptType::F64, CkptRows::ObjectVertices, 3, "m",
+     "vertices of the moving objects' triangles at their pose at the stage-2 time "
+     "/run/acoustic_steps * dt (the shape of geometry.h5 moved along the object's path)",
+     nullptr, true},
+    {"/objects/triangles", CkptType::I64, CkptRows::ObjectTriangles, 3, "1",
+     "vertex indices (0-based) of each triangle of the moving objects", nullptr, true},
+    {"/objects/object", CkptType::I32, CkptRows::ObjectTriangles, 0, "1",
+     "the object of each triangle: the line of /objects/names (0-based)", nullptr, true},
 };
 
 // The table's entry for `name`; a name not in the table is a programming error (std::logic_error).

@@ -5,7 +5,8 @@
 
 FILE is an .xmf sidecar (one checkpoint or snapshot) or a temporal collection (checkpoints.xmf,
 snapshots.xmf; --time picks the stored step nearest it, default the last; the printed time is
-the stored one). The particles of the lattice plane nearest the middle of the cloud normal to
+the stored one). Of each time step only the block "particles" is drawn (not the sources,
+receivers and objects beside it). The particles of the lattice plane nearest the middle of the cloud normal to
 --axis (sphreverb_post.slicing) are drawn as points seen along that axis, coloured by
 `pressure` (Pa) with a symmetric blue-white-red scale (--range: its half-width; default the
 largest |p'| on the slice). ParaView renders only under a display:
@@ -31,7 +32,8 @@ def parse(argv, prog):
 
 
 def fetch(proxy, t, paraview):
-    """The proxy's output at time t (None: its only state) as one VTK data set."""
+    """The proxy's output at time t (None: its only state) as one VTK data set: the first block
+    (the particles) of a multiblock."""
     if t is not None:
         paraview.UpdatePipeline(time=t, proxy=proxy)
     else:
@@ -51,9 +53,11 @@ def axis_coords(data, k):
 def main(argv=None, prog=None):
     a = parse(argv, prog)
     import paraview.simple as pv  # only here: --help works without ParaView
-    reader = pv.OpenDataFile(a.xmf)
-    if reader is None:
+    if pv.OpenDataFile(a.xmf) is None:
         sys.exit(f"{a.xmf}: ParaView cannot open it")
+    # Xdmf3ReaderT keeps the blocks of a time step apart (Xdmf3ReaderS, OpenDataFile's choice,
+    # would join them into pieces of one data set); the particles are the first block.
+    reader = pv.Xdmf3ReaderT(FileName=[a.xmf])
     t = stored_time(getattr(reader, "TimestepValues", None), a.time)
     data = fetch(reader, t, pv)
     if data is None or data.GetPointData().GetArray("pressure") is None:

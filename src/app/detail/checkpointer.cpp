@@ -32,7 +32,8 @@ void Checkpointer::after_step() {
   const bool stop = sim_.stop_agreed();  // agreed in the step's rebuild check
   if (every_ > 0 && step % every_ == 0) write("cadence");
   if (snap_every_ > 0 && step % snap_every_ == 0) {
-    const CheckpointWritten w = write_snapshot(dir_.path(), scene_, sim_.particles(), step, comm_);
+    const CheckpointWritten w =
+        write_snapshot(dir_.path(), scene_, sim_.particles(), step, sim_.acoustic_steps(), comm_);
     total_seconds_ += w.seconds;
     logger("io")->debug("snapshot {}: {:.3g} MB in {:.3f} s", w.path,
                         static_cast<double>(w.bytes) * 1e-6, w.seconds);
