@@ -118,14 +118,13 @@ std::vector<std::vector<double>> synthesize_bformat(
   const std::vector<double> noise = sign_noise(p.seed, n);
   std::vector<std::vector<double>> out;
   out.push_back(synthesize_response(taps, energy, p));  // W
-  constexpr std::size_t kAxisOfAcn[3] = {1, 2, 0};     // ACN 1, 2, 3 = Y, Z, X
+  constexpr std::size_t kAxisOfAcn[3] = {1, 2, 0};      // ACN 1, 2, 3 = Y, Z, X
   for (std::size_t axis : kAxisOfAcn) {
     const std::vector<double> residual = sign_noise(residual_key(p.seed, axis), n);
     out.push_back(split_and_sum(p, [&](std::size_t b) {
       std::vector<double> s(n, 0.0);
-      add_taps(s, taps, b, p, [axis](const ImageSource& t) {
-        return t.direction[static_cast<int>(axis)];
-      });
+      add_taps(s, taps, b, p,
+               [axis](const ImageSource& t) { return t.direction[static_cast<int>(axis)]; });
       if (b < energy.size() && b < moments.size()) {
         for (std::size_t i = 0; i < n; ++i) {
           const std::size_t k = bins.bin[i];

@@ -44,9 +44,7 @@ std::string full_wav_name(const std::string& name) { return name + ".full.wav"; 
 std::string full_raw_wav_name(const std::string& name) { return name + ".full.raw.wav"; }
 std::string full_amb_wav_name(const std::string& name) { return name + ".amb.full.wav"; }
 std::string full_amb_raw_wav_name(const std::string& name) { return name + ".amb.full.raw.wav"; }
-std::string full_binaural_wav_name(const std::string& name) {
-  return name + ".binaural.full.wav";
-}
+std::string full_binaural_wav_name(const std::string& name) { return name + ".binaural.full.wav"; }
 
 void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHistogram& rays,
                        const std::vector<ReceiverOutput>& sph,
@@ -68,8 +66,7 @@ void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHisto
     const auto amb = std::find_if(ambisonic.begin(), ambisonic.end(),
                                   [&](const AmbisonicOutput& a) { return a.name == sph[r].name; });
     std::vector<std::vector<double>> bformat;  // geometric W Y Z X (ambisonic receivers)
-    if (amb != ambisonic.end())
-      bformat = synthesize_bformat(taps, energy, moments, plan.synthesis);
+    if (amb != ambisonic.end()) bformat = synthesize_bformat(taps, energy, moments, plan.synthesis);
     const std::vector<double> geo =
         bformat.empty() ? synthesize_response(taps, energy, plan.synthesis) : bformat[0];
     HybridResult joined = join_hybrid(sph[r].audio, geo, plan.join);

@@ -1,5 +1,4 @@
 #include "sphreverb/io/snapshot.hpp"
-#include "sphreverb/solver/assembly.hpp"  // make_eos
 
 #include <algorithm>
 #include <chrono>
@@ -14,6 +13,7 @@
 #include "sphreverb/io/xdmf.hpp"
 #include "sphreverb/parallel/collective.hpp"
 #include "sphreverb/physics/eos.hpp"
+#include "sphreverb/solver/assembly.hpp"  // make_eos
 
 namespace sphreverb {
 

@@ -100,7 +100,8 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
   const auto fill_start = std::chrono::steady_clock::now();
   fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                scene_.fluid.rest_density, geometry_.empty() ? nullptr : &geometry_);
-  build_ghosts(std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_start).count());
+  build_ghosts(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_start).count());
   rebuild();
   if (size_ > 1) balance_by_cost();
 }

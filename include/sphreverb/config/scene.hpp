@@ -129,16 +129,16 @@ enum class GeometryRole { Room, Object };
 // [geometry.NAME]: a triangle mesh (docs/geometry.md), read, transformed and checked by the
 // parser. Its walls are ghost walls (ghost_walls.hpp).
 struct GeometrySpec {
-  std::string name;                 // NAME of [geometry.NAME]
-  std::string file;                 // the mesh file, resolved against the scene file's directory
-  std::string units = "m";          // m, cm, mm, in
-  double scale = 1.0;               // (0, 1e6]
-  Vec3 rotation;                    // degrees, extrinsic Euler x y z (R = Rz Ry Rx) ...
-  Vec3 rotation_axis;               // ... or an axis (zero: none) ...
-  double rotation_angle = 0.0;      // ... and an angle, degrees, applied after the Euler angles
-  Vec3 translation;                 // m
+  std::string name;             // NAME of [geometry.NAME]
+  std::string file;             // the mesh file, resolved against the scene file's directory
+  std::string units = "m";      // m, cm, mm, in
+  double scale = 1.0;           // (0, 1e6]
+  Vec3 rotation;                // degrees, extrinsic Euler x y z (R = Rz Ry Rx) ...
+  Vec3 rotation_axis;           // ... or an axis (zero: none) ...
+  double rotation_angle = 0.0;  // ... and an angle, degrees, applied after the Euler angles
+  Vec3 translation;             // m
   GeometryRole role = GeometryRole::Object;
-  std::string material;             // default material of the surfaces ("": none)
+  std::string material;                              // default material of the surfaces ("": none)
   std::map<std::string, std::string> surface_given;  // material.GROUP = NAME
   std::shared_ptr<const Mesh> mesh;                  // loaded and checked, in metres
   std::vector<std::string> surface_material;         // per mesh surface: a material name
@@ -250,9 +250,9 @@ struct Derived {
 // (docs/theory/geometric.md). Absent: nothing of it runs.
 struct HybridSpec {
   bool present = false;
-  double crossover = 0.0;        // Hz, resolved by the parser: 0 = kDefaultCrossover f_max
-  std::int64_t rays = 100000;    // rays traced, [0, 1e9]; 0 = image sources only
-  double image_time = 0.05;      // s, specular paths from box image sources up to this delay
+  double crossover = 0.0;      // Hz, resolved by the parser: 0 = kDefaultCrossover f_max
+  std::int64_t rays = 100000;  // rays traced, [0, 1e9]; 0 = image sources only
+  double image_time = 0.05;    // s, specular paths from box image sources up to this delay
   // Least scattering coefficient of every surface in the geometric part, [0, 1]: a surface
   // scatters max(its material's `scattering`, this) (docs/theory/geometric.md, "Scattering").
   double scattering = 0.7;

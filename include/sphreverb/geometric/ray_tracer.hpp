@@ -86,7 +86,8 @@ struct EnergyHistogram {
   std::vector<BinMoments> moment_series(std::size_t r, std::size_t b) const;
 };
 
-// sum += block, element by element (energies and moments) (call it in block order for a decomposition-free total).
+// sum += block, element by element (energies and moments) (call it in block order for a
+// decomposition-free total).
 void add_histogram(EnergyHistogram& sum, const EnergyHistogram& block);
 
 class RayTracer {

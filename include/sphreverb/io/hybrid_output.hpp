@@ -39,8 +39,8 @@ struct HybridFacts {
   std::vector<GroupOutput> groups;
 };
 
-std::string full_wav_name(const std::string& name);      // NAME.full.wav
-std::string full_raw_wav_name(const std::string& name);  // NAME.full.raw.wav
+std::string full_wav_name(const std::string& name);           // NAME.full.wav
+std::string full_raw_wav_name(const std::string& name);       // NAME.full.raw.wav
 std::string full_amb_wav_name(const std::string& name);       // NAME.amb.full.wav
 std::string full_amb_raw_wav_name(const std::string& name);   // NAME.amb.full.raw.wav
 std::string full_binaural_wav_name(const std::string& name);  // NAME.binaural.full.wav

@@ -13,8 +13,9 @@ namespace sphreverb {
 // stiffness / w)) at each centre (n_t = the tethered layers); 0 for rigid.
 GeoMaterial make_geo_material(const Scene& scene, const MaterialSpec& m);
 
-// Requires scene.hybrid.present. Every material scatters at least [hybrid] scattering. The receiver sphere radius is [hybrid] receiver_radius or
-// 3 (V / rays)^(1/3) capped at 0.5 m, V the room's (or the fill box's) volume.
+// Requires scene.hybrid.present. Every material scatters at least [hybrid] scattering. The receiver
+// sphere radius is [hybrid] receiver_radius or 3 (V / rays)^(1/3) capped at 0.5 m, V the room's (or
+// the fill box's) volume.
 HybridPlan make_hybrid_plan(const Scene& scene);
 
 }  // namespace sphreverb

@@ -145,10 +145,10 @@ void check_decay(const DecayCase& dc, double scattering, std::uint64_t rays, dou
 }
 
 // V17 directions: the same box, the image sources to 60 ms and a ray tail after them (specular
-// walls: no scattered energy before 60 ms; 5000 rays) as first-order B-format, joined at 1 kHz to a direction-less "SPH" part (W only, low-passed);
-// above 4 kHz the active intensity sum W (X, Y, Z) over +-0.2 ms about each isolated arrival of
-// order <= 1 (no other arrival above 0.3 of its amplitude within 0.6 ms) points at its image,
-// within V16's 5 degrees.
+// walls: no scattered energy before 60 ms; 5000 rays) as first-order B-format, joined at 1 kHz to a
+// direction-less "SPH" part (W only, low-passed); above 4 kHz the active intensity sum W (X, Y, Z)
+// over +-0.2 ms about each isolated arrival of order <= 1 (no other arrival above 0.3 of its
+// amplitude within 0.6 ms) points at its image, within V16's 5 degrees.
 TEST(V17, DirectSoundAndFirstOrderDirectionsInTheFullBandBformat) {
   const double rate = 44100.0, crossover = 1000.0;
   BoxImageParams ip;
@@ -191,8 +191,7 @@ TEST(V17, DirectSoundAndFirstOrderDirectionsInTheFullBandBformat) {
     if (t.order > 1) continue;
     bool alone = true;
     for (const ImageSource& o : taps)
-      if (&o != &t && std::abs(o.delay - t.delay) < 0.6e-3 &&
-          o.amplitude[6] > 0.3 * t.amplitude[6])
+      if (&o != &t && std::abs(o.delay - t.delay) < 0.6e-3 && o.amplitude[6] > 0.3 * t.amplitude[6])
         alone = false;
     if (!alone) continue;
     const auto at = static_cast<std::ptrdiff_t>(std::llround(t.delay * rate));
@@ -201,8 +200,8 @@ TEST(V17, DirectSoundAndFirstOrderDirectionsInTheFullBandBformat) {
       const auto k = static_cast<std::size_t>(i);
       intensity = intensity + high[0][k] * Vec3{high[3][k], high[1][k], high[2][k]};
     }
-    const double err = std::acos(std::clamp(dot(normalized(intensity), t.direction), -1.0, 1.0)) *
-                       180.0 / kPi;
+    const double err =
+        std::acos(std::clamp(dot(normalized(intensity), t.direction), -1.0, 1.0)) * 180.0 / kPi;
     std::printf(" order %d at %.2f ms %.3f deg;", t.order, 1e3 * t.delay, err);
     worst = std::max(worst, err);
     ++checked;
