@@ -59,6 +59,7 @@ name=$(basename "$scene" .ini)
 out=${out:-out/convergence/$name}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export PMIX_MCA_psec=${PMIX_MCA_psec:-^munge}  # docs/running.md, "Launch time"
 
 base_h=$(awk -F= '/^\[fluid\]/{f=1;next} /^\[/{f=0} f && $1 ~ /h_over_dx/ {gsub(/[ \t]|#.*/,"",$2); print $2}' "$scene")
 base_h=${base_h:-1.3}
