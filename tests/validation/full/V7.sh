@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 PYTHONPATH=$(cd "$here/../../postproc" && pwd)  # python3 -m sphreverb_post
 export PYTHONPATH
 ranks=${RANKS:-2}
-dx=${SPACING:-0.0125}   # SPACING=0.015: the ctest case
+dx=${SPACING:-0.0125}   # SPACING=0.01875 SAMPLE_RATE=20000: the ctest case
 alpha=${ALPHA:-0.2}
 bands=${BANDS:-1000 2000}
 duration=${DURATION:-0.065}
