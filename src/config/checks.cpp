@@ -1,6 +1,7 @@
 // Checks across keys (checks.hpp, detail/passes.hpp): receivers and the emitter in the air and
-// off the boundary surfaces, the emitter disc inside the room and uncut, and two warnings (a
-// [room] face off the lattice's dx/2 position, an emitter disc free in the air).
+// off the boundary surfaces, the emitter disc inside the room and uncut, and three warnings (a
+// [room] face off the lattice's dx/2 position, an emitter disc free in the air, a moving
+// object whose wake is in tension).
 #include "sphreverb/config/checks.hpp"
 
 #include <algorithm>
@@ -202,6 +203,25 @@ void warn_free_emitter(Scene& s) {
       "(docs/scene-reference.md)");
 }
 
+// An object moving along a path leaves a wake in tension (p' down to -rho0 c v), where SPH is
+// unstable (Swegle, Hicks & Attaway 1995): its particles pair up and its density stays at rho0.
+// A warning, unless [fluid] background_pressure exceeds that tension.
+void warn_moving_wake(Scene& s) {
+  for (const auto& b : s.boundaries) {
+    if (b.path.size() < 2) continue;
+    const double v = Path(b.path, b.interpolation).max_speed();
+    const double tension = s.fluid.rest_density * s.fluid.sound_speed * v;
+    if (!(v > 0.0) || s.fluid.background_pressure > tension) continue;
+    s.warnings.push_back(
+        "[boundary." + b.name + "] moves at up to " + format_number(v) +
+        " m/s: the air behind it is in tension (p' down to -rho0 c v = -" + format_number(tension) +
+        " Pa), where SPH is unstable: the wake's particles pair up and its density stays at "
+        "rho0 instead of falling by v/c; [fluid] background_pressure above the tension lets it "
+        "rarefy but disorders the lattice at force walls and the emitter disc "
+        "(docs/limitations.md)");
+  }
+}
+
 // A path (keyframes of [SECTION] path): every keyframe, and the path sampled at 64 points per
 // segment, in the air and at least dx/2 from every [boundary.NAME] surface; the speed at most
 // kMaxPathMach c. Each error names the keyframe (or the segment starting at it). A moving
@@ -261,6 +281,7 @@ void check_geometry(const Reader& r, Scene& s) {
   check_emitter_uncut(r, s);
   warn_room_faces(s);
   warn_free_emitter(s);
+  warn_moving_wake(s);
 }
 
 }  // namespace config_detail

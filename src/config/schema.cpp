@@ -531,6 +531,11 @@ Warnings (printed by `check` and in the run log; the run goes on):
 - An emitter disc free in the air rather than on a wall (its centre within dx of a `[room]` face,
   a `[boundary.NAME]` plate or a `[geometry.NAME]` mesh face parallel to it): a free disc scatters sound into the lattice's
   short-wave branch (k dx near pi), which no wall absorbs, and the nearby modes lose energy.
+- A `[boundary.NAME]` object moving along a `path` while `[fluid] background_pressure` is below
+  its wake's tension rho0 c v (v its top speed on the path): SPH is unstable in tension (Swegle,
+  Hicks & Attaway 1995), the wake's particles pair up and its density stays at rho0 instead of
+  falling by v/c (docs/limitations.md). A larger background pressure lets the wake rarefy but
+  disorders the lattice at force walls and the emitter disc.
 )";
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Scene inputs that used to hang, grow memory, crash or pass silently: substep counts beyond
 // 2^53, non-regular or huge files, fractional sample rates, NUL bytes, and the checks across keys
 // (receivers on plates, plates through the emitter, emitters larger than the room) with the two
-// warnings (room faces off the lattice's dx/2 position, an emitter disc free in the air).
+// warnings (room faces off the lattice's dx/2 position, an emitter disc free in the air) and
+// the warning for a moving object's wake in tension.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -201,6 +202,19 @@ TEST(SceneChecks, EmitterLargerThanTheRoom) {
   const Scene s = parse_scene(kScene, kPath, {{"emitter.radius", "0.3"}});
   ASSERT_EQ(s.warnings.size(), 1u);
   expect_mentions(s.warnings[0], {"[emitter] radius", "cross-section"});
+}
+
+TEST(SceneChecks, MovingObjectWakeInTension) {
+  // A plate moving along its normal at 3.43 m/s: its wake's tension is rho0 c v = 1.204 x 343 x
+  // 3.43 = 1416 Pa, not carried without a larger background pressure.
+  const std::string text = kScene +
+                           "[boundary.door]\nshape = rectangle\nnormal = 1 0 0\nsize = 0.1 "
+                           "0.1\npath = 0 0.45 0.1 0.15; 0.01 0.4157 0.1 0.15\n";
+  const Scene s = parse_scene(text, kPath);
+  ASSERT_EQ(s.warnings.size(), 1u);
+  expect_mentions(s.warnings[0], {"[boundary.door]", "3.43 m/s", "tension", "1416", "pair up"});
+  EXPECT_TRUE(parse_scene(text, kPath, {{"fluid.background_pressure", "1500"}}).warnings.empty());
+  EXPECT_EQ(parse_scene(text, kPath, {{"fluid.background_pressure", "1400"}}).warnings.size(), 1u);
 }
 
 TEST(SceneChecks, GeometryHelpers) {
