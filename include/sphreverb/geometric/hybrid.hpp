@@ -18,10 +18,10 @@
 // (geometric/synthesis.hpp): one realisation's energy in the overlap octave over a window of T
 // seconds scatters by about 1 / sqrt(B T) (B the octave's width), several dB over the early
 // part of a small room at a few hundred Hz. The geometric energies of the calibration and of the
-// early / late comparison are therefore the mean over `realisations` of the geometric response:
-// the same image sources and histograms with independent noise streams (realisation_seed), the
-// expectation the ray model predicts rather than one draw of it. The full response joins the
-// first realisation (the one given as `geo`).
+// early / late comparison are therefore the mean over several realisations of the geometric
+// response (kCalibrationRealisations in the output writer): the same image sources and histograms
+// with independent noise streams (realisation_seed), the expectation the ray model predicts
+// rather than one draw of it. The full response joins the first realisation (`geo`).
 //
 // Crossover: full = LR4_lowpass(sph) + LR4_highpass(g geo) at the crossover: a Linkwitz-Riley
 // pair, whose sum is an allpass, so where both parts agree the full response has the parts'
