@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sphreverb/audio/crossover.hpp"
+#include "sphreverb/geometric/counter_rng.hpp"
 
 namespace sphreverb {
 namespace {
@@ -38,16 +39,18 @@ double band_energy(const std::vector<double>& x, double rate, double lo, double 
   return sum_squares(overlap_band(x, rate, lo, hi), first, last);
 }
 
+std::uint64_t realisation_seed(std::uint64_t seed, std::size_t k) {
+  return k == 0 ? seed : splitmix64(seed ^ splitmix64(0x6A09E667F3BCC909ULL + k));
+}
+
 HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo,
-                         const HybridParams& p) {
+                         const HybridParams& p, const std::vector<std::vector<double>>& more) {
   const std::size_t n = sph.size();
   geo.resize(n, 0.0);
   const double lo = 0.5 * p.crossover, hi = p.crossover;
   HybridResult r;
   const std::vector<double> sph_band = overlap_band(sph, p.rate, lo, hi);
-  std::vector<double> geo_band = overlap_band(geo, p.rate, lo, hi);
   const double e_sph = sum_squares(sph_band, 0, n);
-  const double e_geo = sum_squares(geo_band, 0, n);
   std::size_t split = std::min(n, static_cast<std::size_t>(std::llround(p.split * p.rate)));
   if (!(p.split > 0.0)) {  // the SPH band's -10 dB time: the last 10 % of its energy is late
     double tail = 0.0;
@@ -55,12 +58,25 @@ HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo
     while (split > 0 && tail + sph_band[split - 1] * sph_band[split - 1] <= 0.1 * e_sph)
       tail += sph_band[split - 1] * sph_band[split - 1], --split;
   }
+  // The geometric band energies, early and late, averaged over the realisations.
+  double geo_early = 0.0, geo_late = 0.0;
+  auto add = [&](const std::vector<double>& x) {
+    std::vector<double> y(x.begin(),
+                          x.begin() + static_cast<std::ptrdiff_t>(std::min(n, x.size())));
+    y.resize(n, 0.0);
+    const std::vector<double> band = overlap_band(y, p.rate, lo, hi);
+    geo_early += sum_squares(band, 0, split) / static_cast<double>(1 + more.size());
+    geo_late += sum_squares(band, split, n) / static_cast<double>(1 + more.size());
+  };
+  add(geo);
+  for (const std::vector<double>& x : more) add(x);
+  const double e_geo = geo_early + geo_late;
   r.split = static_cast<double>(split) / p.rate;
   r.mismatch_db = ratio_db(e_geo, e_sph);
   r.gain = e_sph > 0.0 && e_geo > 0.0 ? std::sqrt(e_sph / e_geo) : 1.0;
-  for (double& v : geo_band) v *= r.gain;
-  r.early_db = ratio_db(sum_squares(geo_band, 0, split), sum_squares(sph_band, 0, split));
-  r.late_db = ratio_db(sum_squares(geo_band, split, n), sum_squares(sph_band, split, n));
+  const double g2 = r.gain * r.gain;
+  r.early_db = ratio_db(g2 * geo_early, sum_squares(sph_band, 0, split));
+  r.late_db = ratio_db(g2 * geo_late, sum_squares(sph_band, split, n));
   r.full = crossover_join(sph, std::move(geo), r.gain, p);
   return r;
 }

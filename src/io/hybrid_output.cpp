@@ -69,7 +69,14 @@ void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHisto
     if (amb != ambisonic.end()) bformat = synthesize_bformat(taps, energy, moments, plan.synthesis);
     const std::vector<double> geo =
         bformat.empty() ? synthesize_response(taps, energy, plan.synthesis) : bformat[0];
-    HybridResult joined = join_hybrid(sph[r].audio, geo, plan.join);
+    // Further noise realisations for the calibration (geometric/hybrid.hpp).
+    std::vector<std::vector<double>> more;
+    SynthesisParams other = plan.synthesis;
+    for (std::size_t k = 1; k < kCalibrationRealisations; ++k) {
+      other.seed = realisation_seed(plan.synthesis.seed, k);
+      more.push_back(synthesize_response(taps, energy, other));
+    }
+    HybridResult joined = join_hybrid(sph[r].audio, geo, plan.join, more);
     HybridReceiverOutput o;
     o.name = sph[r].name;
     o.wav = full_wav_name(o.name);

@@ -14,11 +14,22 @@
 // energy decay curve (Schroeder) has fallen 10 dB: early is the first 90 % of the SPH energy,
 // late the last 10 %, whatever the room's reverberation time.
 //
+// The geometric response's diffuse part is noise scaled to the ray histograms
+// (geometric/synthesis.hpp): one realisation's energy in the overlap octave over a window of T
+// seconds scatters by about 1 / sqrt(B T) (B the octave's width), several dB over the early
+// part of a small room at a few hundred Hz. The geometric energies of the calibration and of the
+// early / late comparison are therefore the mean over several realisations of the geometric
+// response (kCalibrationRealisations in the output writer): the same image sources and histograms
+// with independent noise streams (realisation_seed), the expectation the ray model predicts
+// rather than one draw of it. The full response joins the first realisation (`geo`).
+//
 // Crossover: full = LR4_lowpass(sph) + LR4_highpass(g geo) at the crossover: a Linkwitz-Riley
 // pair, whose sum is an allpass, so where both parts agree the full response has the parts'
 // magnitude (no dip or bump at the crossover), with the phase of a 2nd-order allpass.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace sphreverb {
@@ -38,9 +49,18 @@ struct HybridResult {
   double split = 0.0;        // s, the early / late boundary used
 };
 
-// `geo` is cut or zero-padded to sph's length.
+// Realisations of the geometric response the calibration averages over (the first included).
+inline constexpr std::size_t kCalibrationRealisations = 16;
+
+// The noise seed of realisation k of a response synthesised with `seed`: `seed` itself for k = 0,
+// an independent stream for every k >= 1.
+std::uint64_t realisation_seed(std::uint64_t seed, std::size_t k);
+
+// `geo` is cut or zero-padded to sph's length; `more` holds further realisations of it (other
+// noise, the same image sources and histograms), averaged with it for the calibration and the
+// early / late levels; empty: `geo` alone.
 HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo,
-                         const HybridParams& p);
+                         const HybridParams& p, const std::vector<std::vector<double>>& more = {});
 
 // The join alone with a given gain: LR4_lowpass(sph) + LR4_highpass(gain geo) at p.crossover,
 // `geo` cut or zero-padded to sph's length. join_hybrid's `full` is crossover_join with its

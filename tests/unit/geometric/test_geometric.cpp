@@ -249,5 +249,28 @@ TEST(Hybrid, AutomaticSplitIsTheMinusTenDecibelTimeOfTheSphBand) {
   EXPECT_GT(fast.early_db, 0.0);
 }
 
+TEST(Hybrid, CalibrationAveragesTheRealisations) {
+  // Two realisations of the geometric response, x and 3x: the calibration takes their mean
+  // energy, 5 E_x, so the gain is sqrt(E_sph / (5 E_x)); the full response joins the first.
+  std::vector<double> sph(20000, 0.0);
+  for (std::size_t i = 100; i < sph.size(); ++i) {
+    const double t = static_cast<double>(i);
+    sph[i] = std::exp(-t / 2000.0) * std::sin(0.37 * t + 0.001 * t * t / 7.0);
+  }
+  std::vector<double> other = sph;
+  for (double& v : other) v *= 3.0;
+  const HybridParams p{44100.0, 700.0, 0.05};
+  const HybridResult r = join_hybrid(sph, sph, p, {other});
+  EXPECT_NEAR(r.mismatch_db, 10.0 * std::log10(5.0), 1e-6);
+  EXPECT_NEAR(r.gain, 1.0 / std::sqrt(5.0), 1e-9);
+  EXPECT_NEAR(r.early_db, 0.0, 1e-6);
+  EXPECT_NEAR(r.late_db, 0.0, 1e-6);
+  const std::vector<double> alone = crossover_join(sph, sph, r.gain, p);
+  for (std::size_t i = 0; i < sph.size(); ++i) ASSERT_EQ(r.full[i], alone[i]) << i;
+  EXPECT_NE(realisation_seed(1, 1), 1U);
+  EXPECT_NE(realisation_seed(1, 1), realisation_seed(1, 2));
+  EXPECT_EQ(realisation_seed(7, 0), 7U);
+}
+
 }  // namespace
 }  // namespace sphreverb

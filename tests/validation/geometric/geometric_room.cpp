@@ -1,17 +1,24 @@
-// geometric_room SCENE [key=value ...] [sph=DIR] [out=DIR]: the geometric part of a scene alone (no
-// SPH run): its image sources and ray histograms per receiver, and the octave T30 of the geometric
-// energy decay next to Eyring's with the absorption the geometric part uses and with the SPH walls'
-// (the fitted wall model's random-incidence absorption). Overrides as on the command line
+// geometric_room SCENE [key=value ...] [sph=DIR] [out=DIR] [realisations=K]: the geometric
+// part of a scene alone (no SPH run): its image sources and ray histograms per receiver, and the
+// octave T30 of the geometric energy decay next to Eyring's with the absorption the geometric part
+// uses and with the SPH walls' (the fitted wall model's random-incidence absorption). Overrides as
+// on the command line
 // (`hybrid.rays=20000`, `material.carpet.scattering=0.3`); [hybrid] need not be in the scene.
 // With sph=DIR the SPH records DIR/NAME.raw.wav of an earlier run of the scene are joined with
 // the geometric responses again (geometric/hybrid.hpp) and the octave T30 of the SPH, full and
-// geometric responses printed; out=DIR writes NAME.full.raw.wav and NAME.geo.raw.wav there.
-// Needs a [room] box. A development and validation tool (V19, docs/validation.md).
+// geometric responses printed; out=DIR writes NAME.full.raw.wav and NAME.geo.raw.wav there, and
+// join.json: the crossover, f_max and per receiver the join's levels, in the form of the
+// "hybrid" block of a run's summary.json (what v19_check.py reads).
+// realisations=K averages the calibration over K noise realisations instead of
+// kCalibrationRealisations (1: the response alone). Needs a [room] box. A development and
+// validation tool (V19, docs/validation.md).
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <map>
 #include <numbers>
+#include <stdexcept>
 #include <string>
 
 #include "room_decay.hpp"
@@ -50,15 +57,21 @@ double octave_t30(const std::vector<double>& x, double rate, double centre) {
 int run(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: geometric_room SCENE [section.key=value ...] [sph=DIR] [out=DIR]\n");
+                 "usage: geometric_room SCENE [section.key=value ...] [sph=DIR] [out=DIR] "
+                 "[realisations=K]\n");
     return 2;
   }
   std::map<std::string, std::string> ov;
   std::string sph_dir, out_dir;
+  std::size_t calibration_realisations = kCalibrationRealisations;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("sph=", 0) == 0) {
       sph_dir = a.substr(4);
+      continue;
+    }
+    if (a.rfind("realisations=", 0) == 0) {  // of the calibration (default: the code's)
+      calibration_realisations = std::stoul(a.substr(13));
       continue;
     }
     if (a.rfind("out=", 0) == 0) {
@@ -108,6 +121,7 @@ int run(int argc, char** argv) {
   for (double t : ey_sph) std::printf(" %7.1f", 1e3 * t);
   std::printf(" ms\n");
   const double rate = s.time.sample_rate;
+  std::string receivers_json;
   for (std::size_t r = 0; r < s.receivers.size(); ++r) {
     const auto taps =
         plan.box_images ? box_image_sources(plan.images[r]) : std::vector<ImageSource>{};
@@ -120,7 +134,13 @@ int run(int argc, char** argv) {
     std::vector<std::vector<double>> energy;
     for (std::size_t b = 0; b < kGeoBandCount; ++b) energy.push_back(h.series(r, b));
     const std::vector<double> g = synthesize_response(taps, energy, plan.synthesis);
-    const HybridResult j = join_hybrid(sph_in.samples, g, plan.join);
+    std::vector<std::vector<double>> more;
+    SynthesisParams other = plan.synthesis;
+    for (std::size_t k = 1; k < calibration_realisations; ++k) {
+      other.seed = realisation_seed(plan.synthesis.seed, k);
+      more.push_back(synthesize_response(taps, energy, other));
+    }
+    const HybridResult j = join_hybrid(sph_in.samples, g, plan.join, more);
     std::printf(
         "  join: crossover %.0f Hz, mismatch %+.2f dB, split %.1f ms, early %+.2f dB, late %+.2f "
         "dB\n",
@@ -130,12 +150,30 @@ int run(int argc, char** argv) {
     std::printf(" ms\n  octave T30 full:");
     for (double f : kGeoBands) std::printf(" %7.1f", 1e3 * octave_t30(j.full, rate, f));
     if (!out_dir.empty()) {
+      char line[512];
+      std::snprintf(line, sizeof line,
+                    "%s    {\"name\": \"%s\", \"mismatch_dB\": %.6g, \"gain\": %.9g, "
+                    "\"early_dB\": %.6g, \"late_dB\": %.6g, \"split_s\": %.6g}",
+                    receivers_json.empty() ? "" : ",\n", s.receivers[r].name.c_str(), j.mismatch_db,
+                    j.gain, j.early_db, j.late_db, j.split);
+      receivers_json += line;
       write_wav(out_dir + "/" + s.receivers[r].name + ".full.raw.wav", rate, {j.full}, false);
       write_wav(out_dir + "/" + s.receivers[r].name + ".geo.raw.wav", rate, {g}, false);
     }
     std::printf(" ms\n  octave T30 geo :");
     for (double f : kGeoBands) std::printf(" %7.1f", 1e3 * octave_t30(g, rate, f));
     std::printf(" ms\n");
+  }
+  if (!out_dir.empty() && !sph_dir.empty()) {
+    std::ofstream json(out_dir + "/join.json");
+    char head[256];
+    std::snprintf(head, sizeof head,
+                  "{\"derived\": {\"f_max_Hz\": %.9g},\n \"hybrid\": {\"crossover_Hz\": %.9g, "
+                  "\"rays\": %llu, \"receivers\": [\n",
+                  s.derived.f_max, plan.join.crossover,
+                  static_cast<unsigned long long>(plan.rays.rays));
+    json << head << receivers_json << "]}}\n";
+    if (!json) throw std::runtime_error("cannot write " + out_dir + "/join.json");
   }
   return 0;
 }
