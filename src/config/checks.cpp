@@ -193,6 +193,28 @@ bool emitter_on_wall(const Scene& s) {
   return false;
 }
 
+// A ghost-walled rectangle or disc closes the air: behind it lies solid (solid_sheet.hpp), and
+// its ghosts mirror the air in front. Air behind it (its centre 1.5 dx behind the surface inside
+// the fill box) would see those ghosts and no wall: a warning.
+void warn_air_behind_ghost_shapes(Scene& s) {
+  const double dx = s.fluid.spacing;
+  for (const auto& b : s.boundaries) {
+    if (b.wall != BoundaryWall::Ghost || b.shape == ShapeKind::Cylinder) continue;
+    const Vec3 p = b.center - 1.5 * dx * b.normal;
+    bool inside = true;
+    for (int a = 0; a < 3; ++a)
+      inside =
+          inside && p[a] - s.fluid.fill_min[a] > 0.5 * dx && s.fluid.fill_max[a] - p[a] > 0.5 * dx;
+    if (!inside) continue;
+    s.warnings.push_back("[boundary." + b.name +
+                         "] wall = ghost: the fill box holds air behind the surface (at " +
+                         format_vec(p) +
+                         " m); a ghost-walled rectangle or disc is one-sided and must close the "
+                         "air (lie on the fill box's boundary), else the air behind it sees the "
+                         "front's ghosts: use wall = tethered for a plate in the air");
+  }
+}
+
 void warn_free_emitter(Scene& s) {
   if (emitter_on_wall(s)) return;
   s.warnings.push_back(
@@ -262,6 +284,7 @@ void check_geometry(const Reader& r, Scene& s) {
   check_emitter_uncut(r, s);
   warn_room_faces(s);
   warn_free_emitter(s);
+  warn_air_behind_ghost_shapes(s);
 }
 
 }  // namespace config_detail

@@ -214,8 +214,9 @@ position = 0.2 0.35 0.3
 
 TEST(Parallel, GhostWalledBoundariesMatchOneRankBitForBit) {
   // Boundaries walled by ghost particles (wall = ghost) across the slab cuts: two plates meeting
-  // at an edge (an inner corner at x = 0.19, y = 0.12 m; one resistive) and a rigid column cut by
-  // the 3-rank slab boundary at x = 0.1 m.
+  // at an edge (an inner corner at x = 0.19, y = 0.12 m, their solid reaching x = 0.25 m; one
+  // resistive) and a rigid column at x = 0.08 .. 0.12 m, in the box lengthened to 0.45 m (the
+  // ghost walls' deeper halo needs slabs of 0.087 m on 4 ranks).
   const Scene s = parse_scene(box_scene(R"(
 [material.half]
 absorption = 0.5
@@ -240,7 +241,7 @@ normal = 0 0 1
 radius = 0.02
 height = 0.06
 )"),
-                              "box.ini");
+                              "box.ini", {{"room.max", "0.45 0.18 0.15"}});
   ASSERT_TRUE(s.derived.ghost_walls);
   expect_same_as_one_rank(s);
 }

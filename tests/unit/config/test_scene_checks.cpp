@@ -215,6 +215,16 @@ TEST(SceneChecks, GhostWalledBoundaries) {
                               "[boundary.wall]\nshape = rectangle\nwall = ghost\ncenter = 0.008 "
                               "0.2 0.15\nnormal = 0 0 1\nsize = 0.1 0.1\n";
   EXPECT_NO_THROW(parse_scene(through, kPath));
+  // The panel stands in the air (air behind it): a warning; the fixture's has none.
+  bool warned = false;
+  for (const std::string& w : ok.warnings)
+    warned = warned || w.find("[boundary.panel] wall = ghost") != std::string::npos;
+  EXPECT_TRUE(warned);
+  // A ghost rectangle on the fill box's floor closes the air: no warning.
+  const std::string floor = kScene +
+                            "[boundary.floor]\nshape = rectangle\nwall = ghost\ncenter = 0.3 "
+                            "0.225 0\nnormal = 0 0 1\nsize = 0.6 0.45\n";
+  EXPECT_TRUE(parse_scene(floor, kPath).warnings.empty());
 }
 
 TEST(SceneChecks, EmitterLargerThanTheRoom) {
