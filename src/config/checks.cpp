@@ -1,7 +1,7 @@
 // Checks across keys (checks.hpp, detail/passes.hpp): receivers and the emitter in the air and
-// off the boundary surfaces, the emitter disc inside the room and uncut, and three warnings (a
+// off the boundary surfaces, the emitter disc inside the room and uncut, and four warnings (a
 // [room] face off the lattice's dx/2 position, an emitter disc free in the air, a moving
-// object whose wake is in tension).
+// object whose wake is in tension, air behind a ghost-walled boundary shape).
 #include "sphreverb/config/checks.hpp"
 
 #include <algorithm>
@@ -139,7 +139,8 @@ void check_emitter_fits(const Reader& r, Scene& s) {
 void check_emitter_uncut(const Reader& r, const Scene& s) {
   const EmitterSpec& e = s.emitter;
   for (const auto& b : s.boundaries) {
-    if (!cuts_disc(b, e.center, e.normal, e.radius)) continue;
+    // A ghost wall has no tethers; the emitter's particles get no ghost image (ghost_walls.hpp).
+    if (b.wall == BoundaryWall::Ghost || !cuts_disc(b, e.center, e.normal, e.radius)) continue;
     r.fail("emitter", "center",
            "[boundary." + b.name + "] passes through the emitter disc (radius " +
                format_number(e.radius) +
@@ -191,6 +192,28 @@ bool emitter_on_wall(const Scene& s) {
     if (p.distance <= dx && std::abs(dot(p.normal, e.normal)) >= kParallel) return true;
   }
   return false;
+}
+
+// A ghost-walled rectangle or disc closes the air: behind it lies solid (solid_sheet.hpp), and
+// its ghosts mirror the air in front. Air behind it (its centre 1.5 dx behind the surface inside
+// the fill box) would see those ghosts and no wall: a warning.
+void warn_air_behind_ghost_shapes(Scene& s) {
+  const double dx = s.fluid.spacing;
+  for (const auto& b : s.boundaries) {
+    if (b.wall != BoundaryWall::Ghost || b.shape == ShapeKind::Cylinder) continue;
+    const Vec3 p = b.center - 1.5 * dx * b.normal;
+    bool inside = true;
+    for (int a = 0; a < 3; ++a)
+      inside =
+          inside && p[a] - s.fluid.fill_min[a] > 0.5 * dx && s.fluid.fill_max[a] - p[a] > 0.5 * dx;
+    if (!inside) continue;
+    s.warnings.push_back("[boundary." + b.name +
+                         "] wall = ghost: the fill box holds air behind the surface (at " +
+                         format_vec(p) +
+                         " m); a ghost-walled rectangle or disc is one-sided and must close the "
+                         "air (lie on the fill box's boundary), else the air behind it sees the "
+                         "front's ghosts: use wall = tethered for a plate in the air");
+  }
 }
 
 void warn_free_emitter(Scene& s) {
@@ -282,6 +305,7 @@ void check_geometry(const Reader& r, Scene& s) {
   warn_room_faces(s);
   warn_free_emitter(s);
   warn_moving_wake(s);
+  warn_air_behind_ghost_shapes(s);
 }
 
 }  // namespace config_detail

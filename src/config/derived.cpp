@@ -230,7 +230,10 @@ void derive(const Reader& r, Scene& s) {
   d.support = 2.0 * d.h;
   d.skin = f.skin * dx;
   d.halo_width = d.support + d.skin;
-  d.halo_depth = d.halo_width + (s.geometries.empty() ? 0.0 : 3.0 * dx);
+  d.ghost_walls = !s.geometries.empty() ||
+                  std::any_of(s.boundaries.begin(), s.boundaries.end(),
+                              [](const BoundarySpec& b) { return b.wall == BoundaryWall::Ghost; });
+  d.halo_depth = d.halo_width + (d.ghost_walls ? 3.0 * dx : 0.0);
   d.particle_mass = f.rest_density * dx * dx * dx;
   d.dt_cfl = s.time.cfl * d.h / f.sound_speed;
   // A wall spring k (Pa/m) acts on the air column rho0 dx behind unit area: omega^2 = k/(rho0 dx).

@@ -142,6 +142,16 @@ void assign_geometry_materials(const Reader& r, Scene& s) {
       g.surface_material.push_back(m);
     }
   }
+  for (const auto& b : s.boundaries) {
+    if (b.wall != BoundaryWall::Ghost) continue;
+    const MaterialSpec& spec = s.material(b.material);
+    if (!spec.rigid && spec.absorption.size() != 1)
+      r.fail("boundary." + b.name, "material",
+             "material '" + b.material +
+                 "' of a ghost-walled boundary (wall = ghost) must be rigid or one broadband "
+                 "`absorption` (ghost walls are resistive walls); per-band materials need wall "
+                 "= tethered");
+  }
 }
 
 void check_in_mesh_air(const Reader& r, const Scene& s) {

@@ -222,8 +222,8 @@ void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
     b.material = "rigid";
     r.require(sec, "shape", "rectangle, disc or cylinder");
     r.get_enum(sec, "shape", b.shape, shape_names());
-    std::vector<std::string> keys = {"shape",    "center", "normal",
-                                     "material", "path",   "interpolation"};
+    std::vector<std::string> keys = {"shape", "center",        "normal", "material",
+                                     "path",  "interpolation", "wall"};
     switch (b.shape) {
       case ShapeKind::Rectangle:
         keys.emplace_back("size");
@@ -272,6 +272,9 @@ void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
     r.get(sec, "radius", b.radius);
     r.get(sec, "height", b.height);
     r.get(sec, "material", b.material);
+    r.get_enum(sec, "wall", b.wall, boundary_wall_names());
+    if (b.wall == BoundaryWall::Ghost && b.path.size() > 1)
+      r.fail(sec, "wall", "a moving object (path) is a tethered force wall: wall = tethered");
     boundaries.push_back(b);
   }
 }
@@ -565,6 +568,7 @@ const char* to_string(RoomWalls k) { return name_of(room_wall_names(), k); }
 const char* to_string(SourceType k) { return name_of(source_type_names(), k); }
 const char* to_string(PathInterpolation k) { return name_of(interpolation_names(), k); }
 const char* to_string(GeometryRole k) { return name_of(geometry_role_names(), k); }
+const char* to_string(BoundaryWall k) { return name_of(boundary_wall_names(), k); }
 std::string room_face_key(int face) {
   static const char* const kKeys[6] = {"material_x_min", "material_x_max", "material_y_min",
                                        "material_y_max", "material_z_min", "material_z_max"};

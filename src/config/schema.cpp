@@ -62,6 +62,11 @@ const Names<PathInterpolation>& interpolation_names() {
                                              {"smooth", PathInterpolation::Smooth}};
   return n;
 }
+const Names<BoundaryWall>& boundary_wall_names() {
+  static const Names<BoundaryWall> n = {{"tethered", BoundaryWall::Tethered},
+                                        {"ghost", BoundaryWall::Ghost}};
+  return n;
+}
 const Names<GeometryRole>& geometry_role_names() {
   static const Names<GeometryRole> n = {{"room", GeometryRole::Room},
                                         {"object", GeometryRole::Object}};
@@ -255,6 +260,10 @@ std::vector<KeySpec> make_schema() {
                    "object (translated, walking speeds; at most 0.3 c), inside the fill box"));
   k.push_back(choice(bnd, "interpolation", words_of(interpolation_names()), "linear",
                      "Between keyframes: linear, or smooth (as [emitter.NAME] interpolation)"));
+  k.push_back(choice(bnd, "wall", words_of(boundary_wall_names()), "tethered",
+                     "tethered: a force wall (any material, may move); ghost: fixed ghost "
+                     "particles with the solid behind the surface (exact, edges shared with "
+                     "other ghost shapes do not leak; fixed, rigid or broadband absorption)"));
   // [geometry.NAME]
   const std::string geo = "geometry.NAME";
   KeySpec mesh = text(geo, "mesh", "", "required",

@@ -68,9 +68,14 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         if (!(c.distance <= (solid ? params_.reach : geometry.clearance() + kOnWall * dx)))
           continue;
         if (params_.piston_radius > 0.0) {
+          // Only across the face the disc lies on (a face parallel to it): the ghosts of a side
+          // wall beside the piston (a duct's walls next to the disc) stay.
+          bool parallel = false;
+          for (int q = 0; q < c.faces; ++q)
+            parallel = parallel || std::abs(dot(c.normal[q], params_.piston_normal)) > 1.0 - 1e-6;
           const Vec3 r = c.point - params_.piston_center;
           const double along = dot(r, params_.piston_normal);
-          if (std::abs(along) <= dx &&
+          if (parallel && std::abs(along) <= dx &&
               norm(r - along * params_.piston_normal) <= params_.piston_radius + 0.5 * dx)
             continue;
         }

@@ -3,15 +3,21 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace sphreverb {
 
 struct SolidGeometry::Part {
   GeometryPart spec;
-  MeshQuery query;
+  std::optional<MeshQuery> query;                  // meshes only
   Vec3 lo, hi;                                     // bounding box, m
   std::vector<std::vector<std::size_t>> incident;  // per vertex: its triangles
-  explicit Part(GeometryPart p) : spec(std::move(p)), query(*spec.mesh) {
+  explicit Part(GeometryPart p) : spec(std::move(p)) {
+    if (!spec.mesh) {
+      lo = spec.sheet.lo(), hi = spec.sheet.hi();
+      return;
+    }
+    query.emplace(*spec.mesh);
     const Mesh& m = *spec.mesh;
     lo = hi = m.vertices.empty() ? Vec3{} : m.vertices[0];
     for (const Vec3& v : m.vertices)
@@ -19,6 +25,10 @@ struct SolidGeometry::Part {
     incident.resize(m.vertices.size());
     for (std::size_t t = 0; t < m.triangles.size(); ++t)
       for (int k = 0; k < 3; ++k) incident[m.triangles[t][k]].push_back(t);
+  }
+  bool sheet() const { return !spec.mesh; }
+  double distance(const Vec3& x) const {
+    return sheet() ? spec.sheet.closest(x).distance : query->closest(x).distance;
   }
   bool in_box(const Vec3& x) const {
     for (int a = 0; a < 3; ++a)
@@ -45,15 +55,17 @@ bool SolidGeometry::is_air(const Vec3& x) const {
   if (!in_air_region(x)) return false;
   if (clearance_ <= 0.0) return true;
   for (const auto& p : parts_)
-    if (p->query.closest(x).distance <= clearance_) return false;
+    if (p->distance(x) <= clearance_) return false;
   return true;
 }
 
 bool SolidGeometry::in_air_region(const Vec3& x) const {
   for (const auto& p : parts_) {
-    if (p->spec.room) {
-      if (!p->in_box(x) || p->query.side(x) != MeshSide::Inside) return false;
-    } else if (p->in_box(x) && p->query.side(x) != MeshSide::Outside) {
+    if (p->sheet()) {
+      if (p->in_box(x) && p->spec.sheet.solid(x)) return false;
+    } else if (p->spec.room) {
+      if (!p->in_box(x) || p->query->side(x) != MeshSide::Inside) return false;
+    } else if (p->in_box(x) && p->query->side(x) != MeshSide::Outside) {
       return false;
     }
   }
@@ -63,12 +75,50 @@ bool SolidGeometry::in_air_region(const Vec3& x) const {
 WallContact SolidGeometry::contact(const Vec3& x) const {
   WallContact c;
   c.distance = std::numeric_limits<double>::infinity();
-  ClosestPoint best;
-  for (std::size_t i = 0; i < parts_.size(); ++i) {
-    const ClosestPoint cp = parts_[i]->query.closest(x);
-    if (cp.distance < c.distance) c.distance = cp.distance, c.part = i, best = cp;
-  }
   if (parts_.empty()) return c;
+  ClosestPoint best;
+  SheetPoint best_sheet;
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    if (parts_[i]->sheet()) {
+      const SheetPoint sp = parts_[i]->spec.sheet.closest(x);
+      if (sp.distance < c.distance) c.distance = sp.distance, c.part = i, best_sheet = sp;
+    } else {
+      const ClosestPoint cp = parts_[i]->query->closest(x);
+      if (cp.distance < c.distance) c.distance = cp.distance, c.part = i, best = cp;
+    }
+  }
+  const Vec3 away = x - (parts_[c.part]->sheet() ? best_sheet.point : best.point);
+  const double tiny = 1e-12 * std::max(1.0, c.distance);
+  const auto add_face = [&](const Vec3& nt, double admittance) {
+    for (int f = 0; f < c.faces; ++f)
+      if (dot(c.normal[f], nt) > 1.0 - 1e-9) return;
+    if (c.faces == 3) return;
+    c.normal[c.faces] = nt;
+    c.admittance[c.faces] = admittance;
+    ++c.faces;
+  };
+  const auto sheet_admittance = [](const Part& p) {
+    return p.spec.admittance.empty() ? 0.0 : p.spec.admittance[0];
+  };
+  if (parts_[c.part]->sheet()) {
+    c.point = best_sheet.point;
+    add_face(best_sheet.normal, sheet_admittance(*parts_[c.part]));
+  } else {
+    add_mesh_faces(c, best, x);
+  }
+  // Boundary shapes meeting the nearest point (an edge or a corner shared with the best part):
+  // their faces that x lies behind, in part order.
+  const double tol = 1e-9 * std::max(1.0, c.distance);
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    if (i == c.part || !parts_[i]->sheet()) continue;
+    const SheetPoint sp = parts_[i]->spec.sheet.closest(x);
+    if (sp.distance > c.distance + tol || norm(sp.point - c.point) > tol) continue;
+    if (dot(sp.normal, away) > tiny) add_face(sp.normal, sheet_admittance(*parts_[i]));
+  }
+  return c;
+}
+
+void SolidGeometry::add_mesh_faces(WallContact& c, const ClosestPoint& best, const Vec3& x) const {
   const Part& part = *parts_[c.part];
   const Mesh& m = *part.spec.mesh;
   const double sign = part.spec.room ? 1.0 : -1.0;  // outward normals of an object point into air
@@ -119,7 +169,6 @@ WallContact SolidGeometry::contact(const Vec3& x) const {
   if (zero > 0)
     for (std::size_t t : around)
       if (t != best.triangle && dot(sign * m.area_vector(t), away) > tiny) add(t);
-  return c;
 }
 
 }  // namespace sphreverb

@@ -40,6 +40,7 @@ std::vector<Wall> make_walls(const Scene& s) {
     for (int face = 0; face < 6; ++face) add(faces[face], s.room.face_material[face], false);
   }
   for (const BoundarySpec& b : s.boundaries) {
+    if (b.wall == BoundaryWall::Ghost) continue;  // in make_solid_geometry
     const Shape shape{b.shape, b.center, b.normal, b.width, b.height, b.radius};
     add(WallShape::from(shape), b.material, false);
     if (b.path.size() > 1) walls.back().path = Path(b.path, b.interpolation);
@@ -57,14 +58,25 @@ MirrorWalls make_mirror_walls(const Scene& s, const Lattice& lattice) {
 
 SolidGeometry make_solid_geometry(const Scene& s) {
   std::vector<GeometryPart> parts;
+  const auto admittance = [&](const std::string& name) {
+    const MaterialSpec& m = s.material(name);
+    return m.rigid ? 0.0 : 1.0 / m.impedance.resistance;
+  };
   for (const GeometrySpec& g : s.geometries) {
     GeometryPart part;
     part.mesh = g.mesh;
     part.room = g.role == GeometryRole::Room;
-    for (const std::string& name : g.surface_material) {
-      const MaterialSpec& m = s.material(name);
-      part.admittance.push_back(m.rigid ? 0.0 : 1.0 / m.impedance.resistance);
-    }
+    for (const std::string& name : g.surface_material) part.admittance.push_back(admittance(name));
+    parts.push_back(std::move(part));
+  }
+  // Ghost-walled boundaries: the solid behind each shape, deep enough for every ghost within
+  // reach of its surface (and a spacing more).
+  for (const BoundarySpec& b : s.boundaries) {
+    if (b.wall != BoundaryWall::Ghost) continue;
+    GeometryPart part;
+    const Shape shape{b.shape, b.center, b.normal, b.width, b.height, b.radius};
+    part.sheet = SolidSheet(WallShape::from(shape), s.derived.halo_width + s.fluid.spacing);
+    part.admittance.push_back(admittance(b.material));
     parts.push_back(std::move(part));
   }
   SolidGeometry geometry(std::move(parts));

@@ -50,8 +50,9 @@ Decomposition Decomposition::of(const Scene& s) {
   d.axis = longest_axis(s.fluid.fill_max - s.fluid.fill_min);
   const std::vector<Wall> walls = make_walls(s);
   d.plane_count = count_air_per_plane(lattice, walls, d.axis);  // exact, fast
-  if (!s.geometries.empty()) {
-    // The sites the meshes take from the air: every site in the geometry's solid (exact tests).
+  if (s.derived.ghost_walls) {
+    // The sites the meshes and ghost-walled boundaries take from the air: every site in the
+    // geometry's solid (exact tests).
     const auto start = std::chrono::steady_clock::now();
     const SolidGeometry geometry = make_solid_geometry(s);
     for (int k = 0; k < lattice.n[2]; ++k)

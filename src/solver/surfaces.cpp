@@ -97,7 +97,8 @@ std::vector<SceneSurface> scene_surfaces(const Scene& s) {
       out.push_back({"room." + room_face_key(f).substr(9), s.room.face_material[f],
                      shape_area(shapes[k]), 1});
   for (const BoundarySpec& b : s.boundaries) {
-    const int sides = b.shape == ShapeKind::Cylinder ? 1 : 2;
+    // A ghost-walled rectangle or disc has air on its front only.
+    const int sides = b.shape == ShapeKind::Cylinder || b.wall == BoundaryWall::Ghost ? 1 : 2;
     out.push_back({"boundary." + b.name, b.material, shape_area(shapes[k++]), sides});
   }
   if (s.geometries.empty()) return out;

@@ -212,6 +212,40 @@ position = 0.2 0.35 0.3
       parse_scene(geometry, std::string(SPHREVERB_SOURCE_DIR) + "/tests/validation/mesh.ini"));
 }
 
+TEST(Parallel, GhostWalledBoundariesMatchOneRankBitForBit) {
+  // Boundaries walled by ghost particles (wall = ghost) across the slab cuts: two plates meeting
+  // at an edge (an inner corner at x = 0.19, y = 0.12 m, their solid reaching x = 0.25 m; one
+  // resistive) and a rigid column at x = 0.08 .. 0.12 m, in the box lengthened to 0.45 m (the
+  // ghost walls' deeper halo needs slabs of 0.087 m on 4 ranks).
+  const Scene s = parse_scene(box_scene(R"(
+[material.half]
+absorption = 0.5
+[boundary.back]
+shape = rectangle
+wall = ghost
+center = 0.19 0.09 0.075
+normal = -1 0 0
+size = 0.06 0.06
+[boundary.side]
+shape = rectangle
+wall = ghost
+center = 0.16 0.12 0.075
+normal = 0 -1 0
+size = 0.06 0.06
+material = half
+[boundary.column]
+shape = cylinder
+wall = ghost
+center = 0.1 0.04 0.075
+normal = 0 0 1
+radius = 0.02
+height = 0.06
+)"),
+                              "box.ini", {{"room.max", "0.45 0.18 0.15"}});
+  ASSERT_TRUE(s.derived.ghost_walls);
+  expect_same_as_one_rank(s);
+}
+
 TEST(Parallel, SlabsCutByWorkAgreeOnEveryRank) {
   // Force walls and a plate in the x > 0.2 m part: with several ranks the cuts are balanced by
   // the work per plane (slab_cost.hpp); every rank must hold the same cuts, and every particle

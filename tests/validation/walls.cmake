@@ -56,3 +56,11 @@ set_tests_properties(validation_v7_room_decay PROPERTIES LABELS validation TIMEO
 # V13 (a mesh room with absorbing surfaces, tests/validation/room_v13.ini, tests/validation/full/V13.sh
 # with SPACING=0.015 as the coarse version) does not pass yet and is not registered
 # (docs/validation.md, V13).
+
+# V12 (second half): the V6 tube with no [room], its walls six [boundary] rectangles walled by
+# ghost particles (tube_v12_boundaries.ini), over 172..1543 Hz as the mirror faces above.
+add_v6_cases(v12_boundaries tube_v12_boundaries.ini 1543
+  "rigid|--boundary.sample.material|rigid|--rigid"
+  "alpha20|--material.sample.absorption|0.2|--alpha|0.2"
+  "alpha50|--material.sample.absorption|0.5|--alpha|0.5"
+  "alpha90|--material.sample.absorption|0.9|--alpha|0.9")

@@ -107,6 +107,10 @@ struct RoomSpec {
   RoomWalls walls = RoomWalls::Auto;
 };
 
+// How a [boundary.NAME] surface is walled: tethered force wall (boundary.hpp), or fixed ghost
+// particles behind it (solid_sheet.hpp, ghost_walls.hpp).
+enum class BoundaryWall { Tethered, Ghost };
+
 struct BoundarySpec {
   std::string name;  // NAME of [boundary.NAME]
   ShapeKind shape = ShapeKind::Rectangle;
@@ -121,6 +125,7 @@ struct BoundarySpec {
   // empty: fixed at center.
   std::vector<Keyframe> path;
   PathInterpolation interpolation = PathInterpolation::Linear;
+  BoundaryWall wall = BoundaryWall::Tethered;
 };
 
 // room: air inside the mesh; object: solid inside, air around it.
@@ -239,8 +244,10 @@ struct Derived {
   bool mirror_room = false;      // the [room] walls are mirror walls (RoomSpec::walls resolved)
   // m/(Pa s), 1/R of each face of a mirror room (RoomSpec::face_material order); 0 = rigid
   std::array<double, 6> room_admittance{};
+  // The scene has ghost walls: meshes ([geometry.NAME]) or boundaries with wall = ghost.
+  bool ghost_walls = false;
   // m, depth of the halo copies: halo_width, plus the reach of the ghost walls' interpolation
-  // stencils (GhostWalls::kStencilReach dx + dx/2) when the scene has meshes
+  // stencils (GhostWalls::kStencilReach dx + dx/2) when the scene has ghost walls
   double halo_depth = 0.0;
   double ppw_min = 0.0;  // spacings per wavelength where the lattice phase-speed error of the
                          // scheme reaches kFmaxPhaseError (dispersion.hpp, checked by V1)
@@ -311,6 +318,7 @@ const char* to_string(RoomWalls);
 const char* to_string(SourceType);
 const char* to_string(PathInterpolation);
 const char* to_string(GeometryRole);
+const char* to_string(BoundaryWall);
 // "material_x_min" ... "material_z_max": the [room] key of face 2 axis + side.
 std::string room_face_key(int face);
 

@@ -22,6 +22,7 @@ enum class ReceiverType;
 enum class SourceType;
 enum class PathInterpolation;
 enum class GeometryRole;
+enum class BoundaryWall;
 
 // An interval with its unit, e.g. (0, 1] m.
 struct Range {
@@ -97,6 +98,7 @@ const Names<ReceiverType>& receiver_type_names();
 const Names<SourceType>& source_type_names();
 const Names<PathInterpolation>& interpolation_names();
 const Names<GeometryRole>& geometry_role_names();
+const Names<BoundaryWall>& boundary_wall_names();
 
 // The longest scene or included file read, bytes.
 inline constexpr long long kMaxSceneFileBytes = 16LL * 1024 * 1024;

@@ -1,7 +1,8 @@
-// The scene's solids as a whole: room meshes (air inside) and object meshes (solid inside), with
-// a wall admittance per surface. It answers what the fill and the ghost walls ask: is a point in
-// the air, and where is the nearest wall, with the normals of the faces meeting there (a point
-// nearest to an edge or a corner sees several faces). Built once from checked meshes
+// The scene's solids as a whole: room meshes (air inside), object meshes (solid inside) and
+// ghost-walled boundary shapes (solid_sheet.hpp: the solid behind a rectangle or disc, a solid
+// column), with a wall admittance per surface. It answers what the fill and the ghost walls ask: is
+// a point in the air, and where is the nearest wall, with the normals of the faces meeting there (a
+// point nearest to an edge or a corner sees several faces). Built once from checked meshes
 // (mesh_check.hpp); every query is local and deterministic, so every rank gets the same answer.
 #pragma once
 
@@ -12,20 +13,24 @@
 #include "sphreverb/core/vec3.hpp"
 #include "sphreverb/model/mesh.hpp"
 #include "sphreverb/model/mesh_query.hpp"
+#include "sphreverb/model/solid_sheet.hpp"
 
 namespace sphreverb {
 
 struct GeometryPart {
-  std::shared_ptr<const Mesh> mesh;  // checked: closed, manifold, outward normals
+  std::shared_ptr<const Mesh> mesh;  // checked: closed, manifold, outward normals; or null ...
+  SolidSheet sheet;                  // ... and this boundary shape (solid behind it) instead
   bool room = false;                 // true: air inside; false: an object, solid inside
-  // Per surface (Mesh::surface_names): 1/R of a resistive wall in m/(Pa s); 0 = rigid.
+  // Per surface (Mesh::surface_names; a sheet: one): 1/R of a resistive wall in m/(Pa s); 0 =
+  // rigid.
   std::vector<double> admittance;
 };
 
 // The faces that meet at a wall point nearest to some solid-side point x: up to three distinct
 // unit normals pointing from the air into the solid, each with its surface's admittance. A point
 // nearest to the inside of a face sees one; one nearest to an edge or a corner sees every
-// distinct face plane there that x lies behind.
+// distinct face plane there that x lies behind. Boundary shapes meeting at the nearest point
+// (their nearest points within 1e-9 of it, relative) add their faces the same way.
 struct WallContact {
   Vec3 point;                              // m, the nearest wall point
   double distance = 0.0;                   // m, |x - point|
@@ -60,6 +65,8 @@ class SolidGeometry {
 
  private:
   struct Part;
+  // The faces of the mesh part c.part around its nearest point `best` to x.
+  void add_mesh_faces(WallContact& c, const ClosestPoint& best, const Vec3& x) const;
   std::vector<std::unique_ptr<Part>> parts_;
   double clearance_ = 0.0;
 };

@@ -30,7 +30,8 @@ PairPhysics make_pair_physics(const Scene& scene);
 Lattice make_lattice(const Scene& scene);
 
 // The force walls: the [room] faces unless the room has mirror walls (six rectangles, face order
-// 2 axis + side), the [boundary.NAME] objects in file order, and the emitter disc last (moving).
+// 2 axis + side), the [boundary.NAME] objects with wall = tethered in file order, and the emitter
+// disc last (moving).
 // A material given as rigid gets the stiffness derived from the resolution.
 std::vector<Wall> make_walls(const Scene& scene);
 
@@ -38,8 +39,9 @@ std::vector<Wall> make_walls(const Scene& scene);
 // halo width, each face's admittance, the EOS and the lattice (its first layers).
 MirrorWalls make_mirror_walls(const Scene& scene, const Lattice& lattice);
 
-// The [geometry.NAME] meshes as solids, each surface's admittance 1/R from its material (0 =
-// rigid). Empty without meshes.
+// The [geometry.NAME] meshes and the `wall = ghost` boundaries (solid_sheet.hpp, to a depth of
+// halo_width + dx) as solids, each surface's admittance 1/R from its material (0 = rigid). Empty
+// without either.
 SolidGeometry make_solid_geometry(const Scene& scene);
 
 // The ghost walls of the meshes for the lattice sites whose coordinate along `axis` lies in

@@ -26,7 +26,8 @@ void check_geometry(const Reader& r, Scene& s);
 void read_geometries(const Reader& r, Scene& s);
 // The bounding box of the room mesh, if there is one (the default fill box).
 std::optional<std::pair<Vec3, Vec3>> room_mesh_box(const Scene& s);
-// A material for every mesh surface (needs s.materials): material.GROUP, else material.
+// A material for every mesh surface (needs s.materials): material.GROUP, else material; and
+// the materials of ghost-walled boundaries checked (rigid or broadband).
 void assign_geometry_materials(const Reader& r, Scene& s);
 // Receivers and the emitter inside the room mesh, outside every object, dx/2 from surfaces.
 void check_in_mesh_air(const Reader& r, const Scene& s);

@@ -195,6 +195,39 @@ TEST(SceneChecks, PlateThroughTheEmitter) {
   EXPECT_NO_THROW(parse_scene(behind, kPath, {{"emitter.center", "0.058 0.2 0.15"}}));
 }
 
+// wall = ghost: fixed shapes with a rigid or broadband material; a ghost wall has no tethers, so
+// it may cross the emitter disc (a duct's wall beside a piston filling its section).
+TEST(SceneChecks, GhostWalledBoundaries) {
+  const Scene ok = parse_scene(kScene, kPath, {{"boundary.panel.wall", "ghost"}});
+  EXPECT_EQ(ok.boundaries[0].wall, BoundaryWall::Ghost);
+  EXPECT_TRUE(ok.derived.ghost_walls);
+  EXPECT_GT(ok.derived.halo_depth, ok.derived.halo_width);
+  EXPECT_FALSE(parse_scene(kScene, kPath).derived.ghost_walls);
+  expect_mentions(error_of(kScene, {{"boundary.panel.wall", "ghost"},
+                                    {"boundary.panel.path", "0 0.3 0.3 0.15; 1 0.3 0.35 0.15"}}),
+                  {"[boundary.panel] wall", "wall = tethered"});
+  const std::string bands =
+      kScene + "[material.felt]\nabsorption_bands = 0.1 0.2 0.3 0.4 0.5 0.6\n";
+  expect_mentions(
+      error_of(bands, {{"boundary.panel.wall", "ghost"}, {"boundary.panel.material", "felt"}}),
+      {"[boundary.panel] material", "broadband"});
+  EXPECT_NO_THROW(parse_scene(bands, kPath, {{"boundary.panel.material", "felt"}}));
+  const std::string through = kScene +
+                              "[boundary.wall]\nshape = rectangle\nwall = ghost\ncenter = 0.008 "
+                              "0.2 0.15\nnormal = 0 0 1\nsize = 0.1 0.1\n";
+  EXPECT_NO_THROW(parse_scene(through, kPath));
+  // The panel stands in the air (air behind it): a warning; the fixture's has none.
+  bool warned = false;
+  for (const std::string& w : ok.warnings)
+    warned = warned || w.find("[boundary.panel] wall = ghost") != std::string::npos;
+  EXPECT_TRUE(warned);
+  // A ghost rectangle on the fill box's floor closes the air: no warning.
+  const std::string floor = kScene +
+                            "[boundary.floor]\nshape = rectangle\nwall = ghost\ncenter = 0.3 "
+                            "0.225 0\nnormal = 0 0 1\nsize = 0.6 0.45\n";
+  EXPECT_TRUE(parse_scene(floor, kPath).warnings.empty());
+}
+
 TEST(SceneChecks, EmitterLargerThanTheRoom) {
   expect_mentions(error_of(kScene, {{"emitter.radius", "5"}}),
                   {"[emitter] radius = 5", "larger than the room"});
