@@ -10,6 +10,9 @@ namespace sphreverb {
 
 namespace {
 
+// A face whose normal is within about 8 degrees of the emitter disc's is the face the disc lies on.
+constexpr double kParallel = 0.99;
+
 // Lagrange basis on the nodes -1, 0, 1 at u (exactly 0, 1, 0 at u = 0).
 std::array<double, 3> lagrange3(double u) {
   return {0.5 * u * (u - 1.0), 1.0 - u * u, 0.5 * u * (u + 1.0)};
@@ -67,12 +70,24 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         const WallContact c = geometry.contact(x);
         if (!(c.distance <= (solid ? params_.reach : geometry.clearance() + kOnWall * dx)))
           continue;
+        // Behind the emitter disc where it lies on a face (a face at c parallel to the disc, c
+        // within dx of the disc's plane and within its radius): the ghost is the piston's back,
+        // its velocity the even image of the air's (no reflection about that face), so the
+        // piston's particles and their ghosts move together, as a mirror wall leaves the piston's
+        // particles without an image (a reflected image would close in on them at twice the
+        // piston's speed). Ghosts behind the other faces there (the side walls of a duct the
+        // piston fills) reflect as everywhere else.
+        bool parallel[3] = {false, false, false};
+        bool on_disc = false;
         if (params_.piston_radius > 0.0) {
           const Vec3 r = c.point - params_.piston_center;
           const double along = dot(r, params_.piston_normal);
           if (std::abs(along) <= dx &&
               norm(r - along * params_.piston_normal) <= params_.piston_radius + 0.5 * dx)
-            continue;
+            for (int q = 0; q < c.faces; ++q) {
+              parallel[q] = std::abs(dot(c.normal[q], params_.piston_normal)) > kParallel;
+              on_disc = on_disc || parallel[q];
+            }
         }
         // The point whose state the ghost takes: its mirror point, or itself on the air side.
         const Vec3 xm = solid ? 2.0 * c.point - x : x;
@@ -164,6 +179,9 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
             if (depth > 0.05 * dx) odd[q] = std::clamp(sigma / depth, -1.0, 1.0);
           }
         }
+        if (on_disc)
+          for (int q = 0; q < c.faces; ++q)
+            if (parallel[q]) odd[q] = 1.0;
         Site g;
         g.x = x;
         const std::int64_t e = (i + pad) + ext[0] * ((j + pad) + ext[1] * std::int64_t{k + pad});
