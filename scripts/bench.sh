@@ -38,6 +38,7 @@ if [[ $build == 1 ]]; then
 fi
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export PMIX_MCA_psec=${PMIX_MCA_psec:-^munge}  # docs/running.md, "Launch time"
 mkdir -p "$out"
 
 # size -> "room max" (36 x 30 x 28, 54 x 45 x 45, 75 x 63 x 63 lattice sites at 1.5 cm) and the

@@ -16,6 +16,8 @@
 #     --only I              run only the I-th spacing (0 = coarsest) and skip the analysis
 #                           (one task of jobs/convergence_array.sbatch)
 #     --analyse             skip the runs, analyse the existing DIR/dx_* (the array's last step)
+#     --isolation F         modes: a mode counts if no other lies within F of it (default 0.04)
+#     --count N             modes: the N lowest such modes (default 5)
 #     -- ARGS               extra solver overrides for every run (e.g. -- --time.duration 0.06)
 #   scripts/convergence.sh --default     the default study: tests/validation/duct_v9_phase.ini
 #                                        (phase, 2.25/1.8/1.5 cm), duct_v9.ini (tof) and
@@ -25,7 +27,8 @@ set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 exe=${SPHREVERB:-$src/build/sphreverb}
 kind="" spacings="0.015 0.01 0.0075" growth=1 out="" ranks=2 extra=() only="" analyse=0
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+isolation=0.04 count=5
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 if [[ ${1:-} == --default ]]; then
   shift
   "$0" --kind phase --spacings "0.0225 0.018 0.015" --out out/convergence/v1 "$@" \
@@ -44,6 +47,8 @@ while [[ $# -gt 0 ]]; do
     --ranks) ranks=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --analyse) analyse=1; shift ;;
+    --isolation) isolation=$2; shift 2 ;;
+    --count) count=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) usage ;;
     -*) echo "convergence.sh: unknown option $1" >&2; usage ;;
@@ -59,6 +64,7 @@ name=$(basename "$scene" .ini)
 out=${out:-out/convergence/$name}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export PMIX_MCA_psec=${PMIX_MCA_psec:-^munge}  # docs/running.md, "Launch time"
 
 base_h=$(awk -F= '/^\[fluid\]/{f=1;next} /^\[/{f=0} f && $1 ~ /h_over_dx/ {gsub(/[ \t]|#.*/,"",$2); print $2}' "$scene")
 base_h=${base_h:-1.3}
@@ -95,7 +101,7 @@ args=(--kind "$kind" "${runs[@]}" --label "$label" --plot "$out/convergence.png"
       --json "$out/convergence.json")
 if [[ $kind == modes ]]; then
   room=$(awk -F= '/^\[room\]/{f=1;next} /^\[/{f=0} f && $1 ~ /max/ {sub(/#.*/,"",$2); print $2}' "$scene")
-  args+=(--room $room --receiver corner --count 5)
+  args+=(--room $room --receiver corner --count "$count" --isolation "$isolation")
 elif [[ $kind == phase ]]; then
   args+=(--near near --far far --distance 0.6)
 else

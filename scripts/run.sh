@@ -27,6 +27,7 @@ if [[ -z $out ]]; then
   out=${out:-out}
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export PMIX_MCA_psec=${PMIX_MCA_psec:-^munge}  # docs/running.md, "Launch time"
 mpirun -np "$ranks" "${SPHREVERB:-build/sphreverb}" run "$scene" "${args[@]}"
 if [[ $report -eq 1 ]]; then
   PYTHONPATH=postproc /usr/bin/python3 -m sphreverb_post report "$out" ||

@@ -6,7 +6,8 @@
 # driven by a 0.5 ms velocity pulse, four receivers; T30 in the BANDS octaves (default 1000 2000:
 # above the Schroeder frequency) within 10 % of Eyring for the receiver mean, every receiver
 # reported. ALPHA=0.5 BANDS=500 DURATION=0.035: the high-absorption case docs/validation.md reports
-# against Kuttruff's formula.
+# against Kuttruff's formula. SAMPLE_RATE (default the scene's 30 kHz) sets the output rate and
+# with it the time step (two substeps per sample).
 #   tests/validation/full/V7.sh EXE OUTDIR        (writes OUTDIR/validation.json, decay.png)
 set -euo pipefail
 exe=$(realpath "$1")
@@ -15,16 +16,17 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 PYTHONPATH=$(cd "$here/../../postproc" && pwd)  # python3 -m sphreverb_post
 export PYTHONPATH
 ranks=${RANKS:-2}
-dx=${SPACING:-0.0125}   # SPACING=0.015: the ctest case
+dx=${SPACING:-0.0125}   # SPACING=0.01875 SAMPLE_RATE=20000: the ctest case
 alpha=${ALPHA:-0.2}
 bands=${BANDS:-1000 2000}
 duration=${DURATION:-0.065}
+rate=${SAMPLE_RATE:-30000}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-/usr/bin/python3 -m sphreverb_post pulse "$out/pulse_0.5ms.wav" --width 0.0005 --rate 30000
+/usr/bin/python3 -m sphreverb_post pulse "$out/pulse_0.5ms.wav" --width 0.0005 --rate "$rate"
 start=$(date +%s.%N)
 status=0
 mpiexec -n "$ranks" "$exe" run "$here/room_v7.ini" --out "$out/run" --fluid.spacing "$dx" \
-  --material.wall.absorption "$alpha" --time.duration "$duration" --emitter.input "$out/pulse_0.5ms.wav" > "$out/run.out" 2>&1 ||
+  --material.wall.absorption "$alpha" --time.duration "$duration" --time.sample_rate "$rate" --emitter.input "$out/pulse_0.5ms.wav" > "$out/run.out" 2>&1 ||
   { echo "V7: run failed (see $out/run.out)"; exit 1; }
 wall=$(echo "$(date +%s.%N) - $start" | bc)
 /usr/bin/python3 -m sphreverb_post validate v7 "$out/run" --receivers r1 r2 r3 r4 \

@@ -5,6 +5,7 @@
 # the case fails.
 set -euo pipefail
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export PMIX_MCA_psec=${PMIX_MCA_psec:-^munge}  # docs/running.md, "Launch time"
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 POST=$SRC/postproc
 export PYTHONPATH=$POST  # python3 -m sphreverb_post SUBCOMMAND
