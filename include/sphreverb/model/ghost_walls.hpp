@@ -49,9 +49,9 @@ namespace sphreverb {
 struct GhostWallParams {
   double reach = 0.0;  // m, ghosts are kept within this of an owned particle (support + skin)
   Eos eos;             // pressure of the resistive walls' W = p / R
-  // The emitter disc: no ghost whose wall point lies on it across a face parallel to it (the
-  // piston's particles get no image across the wall it sits on, as with mirror walls; the ghosts
-  // of walls beside it stay). radius 0: none.
+  // The emitter disc: no ghost whose wall point lies on it behind a face parallel to it (the
+  // piston's particles get no image, as with mirror walls); the other faces there keep their
+  // ghosts. radius 0: none.
   Vec3 piston_center, piston_normal;
   double piston_radius = 0.0;  // m
 };
