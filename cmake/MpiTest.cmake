@@ -4,10 +4,12 @@
 # with MPI_TEST_ENVIRONMENT: the Open MPI variables that allow running as root (CI and these
 # machines run as root) and PMIx without munge authentication. Slurm's packages install libmunge;
 # with munged not running, PMIx retries its socket for about 2.3 s at every launch (mpiexec or a
-# singleton), which would dominate the many short runs of the suite.
+# singleton), which would dominate the many short runs of the suite. And mpiexec without its
+# kill sequence's waits: after a rank exits non-zero (every refused input), it sends SIGCONT,
+# SIGTERM and SIGKILL one second apart even to ranks that have already exited (2 s per case).
 set(MPI_TEST_ENVIRONMENT
   "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1"
-  "PMIX_MCA_psec=^munge")
+  "PMIX_MCA_psec=^munge;OMPI_MCA_odls_base_sigkill_timeout=0")
 
 # Gives every test of the calling directory MPI_TEST_ENVIRONMENT (the scripts' own launches
 # inherit it). Call at the end of each CMakeLists.txt that adds tests.

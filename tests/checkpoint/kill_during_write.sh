@@ -19,7 +19,12 @@ done
 sleep 0.5
 kill -KILL -- -$pid
 wait $pid || true
-for _ in $(seq 100); do pgrep -g $pid >/dev/null || break; sleep 0.1; done
+# The ranks run in process groups of their own: wait for them too (they abort once mpiexec is
+# gone), or the restart below finds the run directory still locked by one of them.
+for _ in $(seq 100); do
+  pgrep -g $pid >/dev/null || pgrep -f -- "--out $work/killed" >/dev/null || break
+  sleep 0.1
+done
 ls -a "$work/killed/checkpoints"
 partial=$(compgen -G "$work/killed/checkpoints/.step_*.h5.partial" | head -n1)
 [[ -n $partial ]] || { echo "FAIL: no partial checkpoint at the kill"; exit 1; }
