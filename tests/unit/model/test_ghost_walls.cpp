@@ -9,6 +9,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "mesh_fixtures.hpp"
 #include "sphreverb/model/ghost_walls.hpp"
 #include "sphreverb/model/mesh_io.hpp"
 #include "sphreverb/model/mirror_walls.hpp"
@@ -16,21 +17,7 @@
 namespace sphreverb {
 namespace {
 
-// A closed box [lo, hi] with outward normals (12 triangles, one surface).
-std::shared_ptr<Mesh> box_mesh(const Vec3& lo, const Vec3& hi) {
-  auto m = std::make_shared<Mesh>();
-  for (int k = 0; k < 8; ++k)
-    m->vertices.push_back({k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z});
-  const int quads[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
-                           {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
-  for (const auto& q : quads) {
-    m->triangles.push_back({std::size_t(q[0]), std::size_t(q[1]), std::size_t(q[2])});
-    m->triangles.push_back({std::size_t(q[0]), std::size_t(q[2]), std::size_t(q[3])});
-  }
-  m->surface.assign(12, 0);
-  m->surface_names = {"walls"};
-  return m;
-}
+using testing_mesh::box_mesh;
 
 struct Room {
   Lattice lattice;

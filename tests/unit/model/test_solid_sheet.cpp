@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 
+#include "mesh_fixtures.hpp"
 #include "sphreverb/model/ghost_walls.hpp"
 #include "sphreverb/model/solid_geometry.hpp"
 #include "sphreverb/model/solid_sheet.hpp"
@@ -33,20 +34,7 @@ std::vector<GeometryPart> box_sheets(double L, double depth) {
   return parts;
 }
 
-std::shared_ptr<Mesh> box_mesh(const Vec3& lo, const Vec3& hi) {
-  auto m = std::make_shared<Mesh>();
-  for (int k = 0; k < 8; ++k)
-    m->vertices.push_back({k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z});
-  const int quads[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
-                           {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
-  for (const auto& q : quads) {
-    m->triangles.push_back({std::size_t(q[0]), std::size_t(q[1]), std::size_t(q[2])});
-    m->triangles.push_back({std::size_t(q[0]), std::size_t(q[2]), std::size_t(q[3])});
-  }
-  m->surface.assign(12, 0);
-  m->surface_names = {"walls"};
-  return m;
-}
+using testing_mesh::box_mesh;
 
 TEST(SolidSheet, RectangleSolidIsTheChamferedSlabBehindIt) {
   // The plane x = 0, extent y, z in [-0.5, 0.5], air at x > 0, depth 0.3.
