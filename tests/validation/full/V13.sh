@@ -19,18 +19,19 @@ dx=${SPACING:-0.0125}
 alpha=${ALPHA:-0.2}
 bands=${BANDS:-1000 2000}
 duration=${DURATION:-0.065}
+rate=${SAMPLE_RATE:-30000}
 mesh=${MESH:-meshes/room_v13.obj}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-/usr/bin/python3 -m sphreverb_post pulse "$out/pulse_0.5ms.wav" --width 0.0005 --rate 30000
+/usr/bin/python3 -m sphreverb_post pulse "$out/pulse_0.5ms.wav" --width 0.0005 --rate "$rate"
 start=$(date +%s.%N)
 status=0
 mpiexec -n "$ranks" "$exe" run "$here/room_v13.ini" --out "$out/run" --fluid.spacing "$dx" \
   --geometry.room.mesh "$mesh" --material.wall.absorption "$alpha" --time.duration "$duration" \
-  --emitter.input "$out/pulse_0.5ms.wav" > "$out/run.out" 2>&1 ||
+  --time.sample_rate "$rate" --emitter.input "$out/pulse_0.5ms.wav" > "$out/run.out" 2>&1 ||
   { echo "V13: run failed (see $out/run.out)"; exit 1; }
 wall=$(echo "$(date +%s.%N) - $start" | bc)
 /usr/bin/python3 -m sphreverb_post validate v7 "$out/run" --receivers r1 r2 r3 r4 \
-  --mesh "$here/$mesh" --alpha "$alpha" --dx "$dx" --bands $bands --tol 0.10 --case V13 \
+  --mesh "$here/$mesh" --alpha "$alpha" --dx "$dx" --bands $bands --tol 0.10 --reference kuttruff --case V13 \
   --json "$out/decay.json" --plot "$out/decay.png" || status=1
 /usr/bin/python3 - "$out/decay.json" "$out/validation.json" "$wall" "$dx" "$alpha" "$mesh" \
   "$out/run/summary.json" <<'PY'
