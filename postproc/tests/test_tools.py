@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 import _common
-from _common import run, write_float
+from _common import run, run_here, write_float
 import numpy as np
 from scipy.io import wavfile
 
@@ -136,7 +136,7 @@ class TestCommandLines(unittest.TestCase):
                  ("convolve", [self.rir], "usage"),
                  ("validate v8", ["--rate", "10"], "outside")]
         for command, args, msg in cases:
-            code, so, se = run(command, *args)
+            code, so, se = run_here(command, *args)
             self.assertEqual(code, 2, f"{command} {args}: {so} {se}")
             self.assertIn(msg, se, f"{command} {args}")
             self.assertNotIn("Traceback", se)
