@@ -105,6 +105,34 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
       std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_start).count());
   rebuild();
   if (size_ > 1) balance_by_cost();
+  if (physics_.background_pressure > 0.0) record_background_balance();
+}
+
+// Collective. The lattice at rest (after construction: every particle on its site, rho = rho0,
+// v = 0) feels the background pressure alone; each particle's acceleration from it is recorded
+// on every rank (those above the threshold: next to holes in the kernel support) and subtracted
+// from then on (physics/background_balance.hpp). A restart constructs the same lattice first, so
+// it records the same table.
+void Simulation::record_background_balance() {
+  compute_momentum(p_, neighbours_, physics_, scratch_);
+  const std::vector<RestAcceleration> mine = BackgroundBalance::at_rest(
+      p_, background_balance_threshold(physics_.background_pressure, scene_.fluid.rest_density,
+                                       scene_.fluid.spacing));
+  const int bytes = static_cast<int>(mine.size() * sizeof(RestAcceleration));
+  std::vector<int> count(size_), offset(size_, 0);
+  MPI_Allgather(&bytes, 1, MPI_INT, count.data(), 1, MPI_INT, comm_);
+  std::exclusive_scan(count.begin(), count.end(), offset.begin(), 0);
+  std::vector<RestAcceleration> all(static_cast<std::size_t>(offset.back() + count.back()) /
+                                    sizeof(RestAcceleration));
+  MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), count.data(), offset.data(), MPI_BYTE,
+                 comm_);
+  background_ = BackgroundBalance(std::move(all));
+  background_.rebuild(p_);
+  if (rank_ == 0)
+    logger("sim")->info(
+        "background pressure {} Pa balanced at rest for {} particles next to holes in the "
+        "kernel support",
+        physics_.background_pressure, background_.size());
 }
 
 // The ghost sites of this rank's slab (and a margin); none without meshes. fill_seconds >= 0:
@@ -181,6 +209,7 @@ void Simulation::rebuild() {
       [&](std::size_t i) { return p_.position(i); }, objects_pose_time());
   receivers_.rebuild(p_, slabs_, rank_, d.halo_width);
   sources_.rebuild(p_, d.skin);
+  background_.rebuild(p_);
   rebuild_x_.resize(p_.n_owned), rebuild_y_.resize(p_.n_owned), rebuild_z_.resize(p_.n_owned);
   std::copy_n(p_.x.begin(), p_.n_owned, rebuild_x_.begin());
   std::copy_n(p_.y.begin(), p_.n_owned, rebuild_y_.begin());
@@ -333,6 +362,7 @@ void Simulation::step(bool acoustic) {
   timings_.lap(Phase::Emitter);
 
   compute_momentum(p_, neighbours_, physics_, scratch_);  // pressure + viscosity: a^n
+  background_.subtract(p_);  // the background pressure's share at rest (none if P_b = 0)
   add_tether_forces(p_, tethers_, walls_, e.shift, e.speed, dx * dx, d.particle_mass, d.dt, t);
   timings_.lap(Phase::Forces);
   kick(p_, d.dt, acoustic ? 0.0 : scene_.equilibrium.damping);  // v^{n+1/2}

@@ -28,6 +28,7 @@
 #include "sphreverb/parallel/energy.hpp"
 #include "sphreverb/parallel/halo.hpp"
 #include "sphreverb/parallel/slabs.hpp"
+#include "sphreverb/physics/background_balance.hpp"
 #include "sphreverb/physics/interactions.hpp"
 #include "sphreverb/physics/neighbour_list.hpp"
 
@@ -175,6 +176,7 @@ class Simulation {
   void stability_check(double limit);
   EmitterState drive(bool acoustic);  // rank 0 computes, everyone receives
   void hyperdiffuse();                // the hyperdiffusion filter, every kHyperdiffusionEvery steps
+  void record_background_balance();   // collective, at construction if P_b > 0
 
   Scene scene_;
   MPI_Comm comm_;
@@ -191,6 +193,7 @@ class Simulation {
   std::vector<Tether> tethers_;
   Receivers receivers_;
   PairPhysics physics_;
+  BackgroundBalance background_;  // the background pressure's acceleration at rest, subtracted
   EmitterDrive emitter_;
   PointSources sources_;                               // [emitter.NAME]
   std::vector<Signal> source_inputs_;                  // rank 0

@@ -2,7 +2,7 @@
 
     python3 -m sphreverb_post validate v15 OUTDIR --source NAME --receivers R1 R2 ... --tone HZ
         [--ends LO HI] [--axis 0] [--c 343] [--window 0.003] [--start 0.0025] [--tol 0.005]
-        [--json FILE] [--reflector NAME --burst SECONDS]
+        [--json FILE] [--reflector NAME --burst SECONDS [--onset SECONDS]]
 
 Source and receiver paths (linear keyframes, or fixed positions) are read from the scene echoed
 in OUTDIR/summary.json ([emitter.NAME] path/position, [receiver.NAME] path/position, command-line
@@ -24,7 +24,8 @@ t - t_h = |x_r(t) - X(t_h)| / c (X the plate's centre), and the emission time ta
 X(t_h) to the source; the predicted frequency is f dtau/dt. A window is kept when its emissions
 lie in [--start, --burst - --guard] (the tone is a burst that ends at --burst s), the direct sound
 of the burst (and its image in each --ends wall) has passed --guard s before it, and the
-reflection's own echo off an --ends wall has not yet arrived (--guard s margin).
+reflection's own echo off an --ends wall has not yet arrived (--guard s margin): the echo of
+emissions from --onset s on (the tone's start; the input is silent before it).
 """
 import argparse
 import json
@@ -155,8 +156,8 @@ def reflector_windows(args, name, rec, src, plate, t, phase, win, edge):
         tau1 = reflected_emission(t1, rec, src, plate, args.c)
         if tau0 < args.start or tau1 > args.burst - args.guard:
             continue
-        if any(reflected_emission(t1 + args.guard, rec, src, plate, args.c, (args.axis, w)) >= 0.0
-               for w in ends):
+        if any(reflected_emission(t1 + args.guard, rec, src, plate, args.c, (args.axis, w))
+               >= args.onset for w in ends):
             continue  # the reflection's echo off an end has arrived
         measured = np.polyfit(t[i0:i0 + win], phase[i0:i0 + win], 1)[0] / (2 * np.pi)
         tm, dt = 0.5 * (t0 + t1), 1e-5
@@ -185,6 +186,8 @@ def main(argv=None, prog=None):
     ap.add_argument("--reflector", help="NAME of a moving [boundary.NAME]: its reflection")
     ap.add_argument("--burst", type=float, help="with --reflector: the tone's end, s")
     ap.add_argument("--guard", type=float, default=0.001, help="with --reflector: margin, s")
+    ap.add_argument("--onset", type=float, default=0.0,
+                    help="with --reflector: the tone's first emission, s (silence before it)")
     args = ap.parse_args(argv)
     if args.reflector and args.burst is None:
         print("V15 Doppler: bad input: --reflector needs --burst", file=sys.stderr)
