@@ -11,6 +11,8 @@
 #include <numbers>
 #include <tuple>
 
+#include "sphreverb/geometric/wall_reflection.hpp"
+
 namespace sphreverb {
 namespace {
 
@@ -59,9 +61,15 @@ std::vector<ImageSource> box_image_sources(const BoxImageParams& p) {
         s.hits = {ix.min_hits, ix.max_hits, iy.min_hits, iy.max_hits, iz.min_hits, iz.max_hits};
         for (int h : s.hits) s.order += h;
         const double spread = 1.0 / (4.0 * std::numbers::pi * std::max(dist, 1e-9));
+        const Vec3 cos_axis{std::abs(d.x) / dist, std::abs(d.y) / dist, std::abs(d.z) / dist};
         for (std::size_t b = 0; b < kGeoBandCount; ++b) {
           double a = spread * std::exp(-0.5 * p.air[b] * dist);
-          for (int f = 0; f < 6; ++f) a *= std::pow(p.reflection[f][b], s.hits[f]);
+          for (int f = 0; f < 6; ++f) {
+            if (s.hits[f] == 0) continue;
+            double r = p.reflection[f][b];
+            if (p.impedance[f][b] > 0.0) r *= wall_reflection(p.impedance[f][b], cos_axis[f / 2]);
+            a *= std::pow(r, s.hits[f]);
+          }
           s.amplitude[b] = a;
         }
         out.push_back(s);

@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "sphreverb/geometric/counter_rng.hpp"
+#include "sphreverb/geometric/wall_reflection.hpp"
 
 namespace sphreverb {
 namespace {
@@ -166,7 +167,12 @@ EnergyHistogram RayTracer::trace_block(const RayTraceParams& p, std::uint64_t bl
       const GeoMaterial& mat = im.materials[im.material[t]];
       double alive = 0.0;
       for (std::size_t b = 0; b < kGeoBandCount; ++b) {
-        e[b] *= 1.0 - mat.absorption[b];
+        if (mat.impedance[b] > 0.0) {
+          const double r = wall_reflection(mat.impedance[b], denom);
+          e[b] *= r * r;
+        } else {
+          e[b] *= 1.0 - mat.absorption[b];
+        }
         alive = std::max(alive, e[b] * std::exp(-p.air[b] * travelled));
       }
       if (alive < p.energy_floor * e0) break;

@@ -20,7 +20,8 @@ GeoMaterial make_geo_material(const Scene& s, const MaterialSpec& m) {
   if (!m.absorption.empty()) {
     for (std::size_t b = 0; b < kGeoBandCount; ++b) {
       const double alpha_n = m.absorption[std::min(b, m.absorption.size() - 1)];
-      g.absorption[b] = statistical_absorption(hard_resistance_ratio(alpha_n));
+      g.impedance[b] = hard_resistance_ratio(alpha_n);
+      g.absorption[b] = statistical_absorption(g.impedance[b]);
     }
     return g;
   }
@@ -94,8 +95,10 @@ HybridPlan make_hybrid_plan(const Scene& s) {
       b.source = s.emitter.center, b.receiver = rec.position;
       for (int f = 0; f < 6; ++f) {
         const GeoMaterial& g = p.materials[index_of(s.room.face_material[f])];
+        b.impedance[f] = g.impedance;
         for (std::size_t k = 0; k < kGeoBandCount; ++k)
-          b.reflection[f][k] = std::sqrt((1.0 - g.absorption[k]) * (1.0 - g.scattering));
+          b.reflection[f][k] = std::sqrt((g.impedance[k] > 0.0 ? 1.0 : 1.0 - g.absorption[k]) *
+                                         (1.0 - g.scattering));
       }
       b.air = air;
       b.sound_speed = c;

@@ -6,8 +6,13 @@
 // sound at distance d has amplitude 1 / (4 pi d); an image at distance d that reflected n_f times
 // off face f has, in band b,
 //     A_b = prod_f R_{f,b}^{n_f} exp(-m_b d / 2) / (4 pi d),
-// R_{f,b} the face's amplitude reflection factor in the band (sqrt((1 - alpha)(1 - s)) when the
-// scattered share s is handled by the rays) and m_b the air's energy decay rate (1/m).
+// R_{f,b} the face's amplitude reflection factor in the band and m_b the air's energy decay rate
+// (1/m). R_{f,b} = `reflection` (sqrt((1 - alpha)(1 - s)) when the scattered share s is handled
+// by the rays) for a face of angle-independent absorption; for a face with an impedance zeta in
+// the band it is `reflection` (then sqrt(1 - s)) times the locally reacting wall's factor
+// (zeta cos(theta) - 1) / (zeta cos(theta) + 1) of wall_reflection.hpp, theta the angle of
+// incidence. In a box every reflection off the two faces of axis a has the same angle:
+// cos(theta) = |x_image,a - x_receiver,a| / d, so the product is exact.
 #pragma once
 
 #include <array>
@@ -19,12 +24,13 @@
 namespace sphreverb {
 
 struct BoxImageParams {
-  Vec3 lo, hi;                           // m, the box
-  Vec3 source, receiver;                 // m, inside the box
-  std::array<BandValues, 6> reflection;  // amplitude factor per face (2 axis + side) and band
-  BandValues air{};                      // 1/m, energy decay rate of the air per band
-  double sound_speed = 343.0;            // m/s
-  double max_delay = 0.05;               // s, images with delay d / c < max_delay are kept
+  Vec3 lo, hi;                            // m, the box
+  Vec3 source, receiver;                  // m, inside the box
+  std::array<BandValues, 6> reflection;   // amplitude factor per face (2 axis + side) and band
+  std::array<BandValues, 6> impedance{};  // real zeta per face and band; 0: none (see above)
+  BandValues air{};                       // 1/m, energy decay rate of the air per band
+  double sound_speed = 343.0;             // m/s
+  double max_delay = 0.05;                // s, images with delay d / c < max_delay are kept
 };
 
 struct ImageSource {

@@ -4,7 +4,9 @@
 //
 // Method (Krokstad, Strom & Sorsdal 1968; Vorlaender, Auralization, 2008, ch. 11): N rays leave
 // the point source uniformly over the sphere, each carrying 1/N of the energy in every band. At a
-// surface of material (alpha_b, s) a ray keeps (1 - alpha_b) of its energy and goes on in a
+// surface of material (alpha_b, s) a ray keeps (1 - alpha_b) of its energy (R(theta)^2, theta
+// its angle of incidence, in a band where the material has an impedance: wall_reflection.hpp)
+// and goes on in a
 // Lambert (cosine) direction with probability s (and is marked scattered from then on), else
 // specularly. A receiver is a sphere of radius r: a ray segment crossing it with chord l at the
 // time t (the chord's midpoint) adds

@@ -6,11 +6,13 @@
 
 namespace sphreverb {
 
-// A material's geometric description: `absorption_octaves` when given, else the random-incidence
-// (Paris) absorption of the wall model the SPH part uses: for `absorption` and
-// `absorption_bands` the real impedance of each normal-incidence alpha (material.hpp eq. 3) with
-// 8 kHz taking the 4 kHz value; for the spring form the impedance n_t (damping + j(w mass -
-// stiffness / w)) at each centre (n_t = the tethered layers); 0 for rigid.
+// A material's geometric description: `absorption_octaves` (random-incidence, the same at every
+// angle) when given, else the wall model the SPH part uses: for `absorption` and
+// `absorption_bands` the real impedance zeta of each normal-incidence alpha (material.hpp eq. 3,
+// 8 kHz taking the 4 kHz value) as GeoMaterial::impedance (angle-dependent reflection) with its
+// random-incidence (Paris) absorption; for the spring form the random-incidence absorption of the
+// impedance n_t (damping + j(w mass - stiffness / w)) at each centre (n_t = the tethered layers),
+// the same at every angle; 0 for rigid.
 GeoMaterial make_geo_material(const Scene& scene, const MaterialSpec& m);
 
 // Requires scene.hybrid.present. Every material scatters at least [hybrid] scattering. The receiver

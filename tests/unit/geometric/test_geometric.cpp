@@ -2,6 +2,7 @@
 // bookkeeping and determinism, synthesis and the hybrid join.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -196,6 +197,73 @@ TEST(Synthesis, NoiseCarriesTheHistogramEnergyPerBand) {
   for (double v : y) e += v * v;
   EXPECT_NEAR(share / ((1414.2 - 707.1) / 22050.0), 0.65, 0.02);
   EXPECT_NEAR(10.0 * std::log10(e / share), 0.0, 0.5);
+}
+
+// Energy per sample of x in the octave around `centre`: LR4 high-pass at centre / sqrt 2 and
+// low-pass at centre sqrt 2, forwards and then backwards (zero phase), zero-padded on both sides.
+std::vector<double> octave_energy(const std::vector<double>& x, double rate, double centre) {
+  const std::size_t pad = 8192;
+  std::vector<double> y(pad, 0.0);
+  y.insert(y.end(), x.begin(), x.end());
+  y.resize(y.size() + pad, 0.0);
+  for (int pass = 0; pass < 2; ++pass) {
+    y = lr4_lowpass(lr4_highpass(y, rate, centre / std::sqrt(2.0)), rate, centre * std::sqrt(2.0));
+    std::reverse(y.begin(), y.end());
+  }
+  std::vector<double> e(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) e[i] = y[pad + i] * y[pad + i];
+  return e;
+}
+
+// Octave T30 (s) of the mean energy of K realisations of the response synthesised from the
+// histograms `energy` (noise only, no taps).
+double realisation_averaged_t30(const std::vector<std::vector<double>>& energy, double centre,
+                                std::size_t samples, std::size_t realisations) {
+  const double rate = 44100.0;
+  std::vector<double> mean(samples, 0.0);
+  for (std::size_t k = 0; k < realisations; ++k) {
+    const auto y = synthesize_response({}, energy, {rate, samples, 1e-3, realisation_seed(3, k)});
+    const auto e = octave_energy(y, rate, centre);
+    for (std::size_t i = 0; i < samples; ++i) mean[i] += e[i];
+  }
+  return t30(mean, 1.0 / rate);
+}
+
+// Exponential histograms, band b decaying with T60 t60[b] from 1 (per 1 ms bin) at t = 0.
+std::vector<std::vector<double>> exponential_histograms(const BandValues& t60, std::size_t bins) {
+  std::vector<std::vector<double>> energy(kGeoBandCount, std::vector<double>(bins));
+  for (std::size_t b = 0; b < kGeoBandCount; ++b)
+    for (std::size_t k = 0; k < bins; ++k)
+      energy[b][k] = std::pow(10.0, -6.0 * (static_cast<double>(k) + 0.5) * 1e-3 / t60[b]);
+  return energy;
+}
+
+TEST(Synthesis, OctaveDecayOfTheMeanOfRealisationsIsTheHistograms) {
+  // The same decay (T60 60 ms) in every band: an octave analysis of the synthesised tail,
+  // averaged over 16 noise realisations (one realisation's octave T30 scatters by ~10 %),
+  // reads the histograms' decay in the 500 Hz and 1 kHz octaves (B T >= 21, so the analysis
+  // filter's own ringing does not lengthen it).
+  BandValues flat;
+  flat.fill(0.06);
+  const auto energy = exponential_histograms(flat, 150);
+  for (double centre : {500.0, 1000.0}) {
+    const double t = realisation_averaged_t30(energy, centre, 6615, 16);
+    EXPECT_NEAR(t / 0.06, 1.0, 0.03) << centre << " Hz: " << t;
+  }
+  // The default room's contrast (500 Hz 47 ms next to 1 kHz 32 ms): the 1 kHz octave also
+  // reads the slower band below its lower edge, through the analysis filter's skirt and the
+  // band split's overlap at 707 Hz, and decays slower than its histogram (34.7 ms, +8 %); so
+  // does the 500 Hz octave next to the 67 ms band (50.9 ms, +8 %). An octave analysis of any
+  // response whose decay steps at a band edge reads so (ISO 3382 octave filters, expected
+  // energies: +9 % with a brick-wall split): bounded here, not removed.
+  const BandValues room = {0.076, 0.067, 0.047, 0.032, 0.030, 0.028, 0.025};
+  const auto contrast = exponential_histograms(room, 150);
+  const double t1k = realisation_averaged_t30(contrast, 1000.0, 6615, 16) / 0.032;
+  const double t500 = realisation_averaged_t30(contrast, 500.0, 6615, 16) / 0.047;
+  EXPECT_GT(t1k, 1.0);
+  EXPECT_LT(t1k, 1.12);
+  EXPECT_GT(t500, 1.0);
+  EXPECT_LT(t500, 1.12);
 }
 
 TEST(Decay, T30OfAnExponentialDecay) {

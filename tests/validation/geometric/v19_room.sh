@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# V19 on its own room (docs/validation.md): hybrid_v19_room.ini (a 1.2 x 1.0 x 0.8 m absorbing
+# box at 2 cm, Schroeder frequency ~340 Hz, f_max 858 Hz, crossover 600 Hz): the geometric part
+# (2 x 10^4 rays) joined with the SPH records of `sphreverb run hybrid_v19_room.ini` (by default
+# the stored r1 ... r6.raw.wav in tests/validation/geometric/v19_room_sph/: 60 ms; a receiver's
+# record does not depend on the rank count or on [hybrid]) for the [hybrid] seeds 1 ... K, then
+# the join's checks (v19_check.py) on seed 1's levels and the full responses' octave decay times
+# of the mean band energy over the K seeds. --run SPHREVERB RANKS: the full case, the SPH run
+# first (into OUTDIR/sph, ~10 min on 2 loaded ranks), its records then joined. Options after
+# these go to v19_check.py.
+#   v19_room.sh GEOMETRIC_ROOM OUTDIR [--seeds K] [--sph DIR | --run SPHREVERB RANKS]
+#               [v19_check.py options ...]
+set -euo pipefail
+tool=$1 out=$2
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+post=$(cd "$here/../../../postproc" && pwd)
+seeds=8 sph="$here/v19_room_sph" run=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --seeds) seeds=$2; shift 2 ;;
+    --sph) sph=$2; shift 2 ;;
+    --run) run=("$2" "$3"); shift 3 ;;
+    *) break ;;
+  esac
+done
+rm -rf "$out"
+mkdir -p "$out"
+if [[ ${#run[@]} -gt 0 ]]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+  mpiexec -n "${run[1]}" "${run[0]}" run "$here/hybrid_v19_room.ini" --out "$out/sph"
+  sph="$out/sph"
+fi
+dirs=()
+for ((k = 1; k <= seeds; ++k)); do
+  mkdir -p "$out/seed$k"
+  "$tool" "$here/hybrid_v19_room.ini" hybrid.seed=$k sph="$sph" out="$out/seed$k" \
+    > "$out/seed$k.txt"
+  dirs+=("$out/seed$k")
+done
+cat "$out/seed1.txt"
+PYTHONPATH=$post /usr/bin/python3 "$here/v19_check.py" "${dirs[0]}" --sph "$sph" \
+  --realisations "${dirs[@]:1}" "$@"
