@@ -71,21 +71,19 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         if (!(c.distance <= (solid ? params_.reach : geometry.clearance() + kOnWall * dx)))
           continue;
         // Behind the emitter disc where it lies on a face (a face at c parallel to the disc, c
-        // within dx of the disc's plane and within its radius): no ghost, as a mirror wall leaves
-        // the piston's particles without an image (a reflected image closes in on them at twice
-        // the piston's speed). Ghosts behind the other faces there (the side walls of a duct the
-        // piston fills) are made as everywhere else. (Even images of the air's velocity in place
-        // of the missing ghosts measured better in the oblique V12 tube at 1 cm, but let a piston
-        // particle beside a side wall escape through it at 5 mm.)
+        // within dx of the disc's plane and within its radius): that face moves with the disc
+        // (a piston in a baffle; the disc has no particles of its own). The other faces there
+        // (the side walls of a duct the piston fills) are walls as everywhere else.
+        double drive[3] = {0.0, 0.0, 0.0};
         if (params_.piston_radius > 0.0) {
           const Vec3 r = c.point - params_.piston_center;
           const double along = dot(r, params_.piston_normal);
-          bool on_disc = false;
           if (std::abs(along) <= dx &&
               norm(r - along * params_.piston_normal) <= params_.piston_radius + 0.5 * dx)
-            for (int q = 0; q < c.faces; ++q)
-              on_disc = on_disc || std::abs(dot(c.normal[q], params_.piston_normal)) > kParallel;
-          if (on_disc) continue;
+            for (int q = 0; q < c.faces; ++q) {
+              const double cosine = dot(c.normal[q], params_.piston_normal);
+              if (std::abs(cosine) > kParallel) drive[q] = cosine;
+            }
         }
         // The point whose state the ghost takes: its mirror point, or itself on the air side.
         const Vec3 xm = solid ? 2.0 * c.point - x : x;
@@ -183,7 +181,8 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         g.key = image_key(l.sites() + e, 0);
         g.faces = c.faces;
         for (int q = 0; q < c.faces; ++q)
-          g.normal[q] = c.normal[q], g.admittance[q] = c.admittance[q], g.odd[q] = odd[q];
+          g.normal[q] = c.normal[q], g.admittance[q] = c.admittance[q], g.odd[q] = odd[q],
+          g.drive[q] = drive[q], driven_ = driven_ || drive[q] != 0.0;
         g.first = static_cast<std::uint32_t>(stencil_id_.size());
         g.count = static_cast<std::uint32_t>(ids.size());
         stencil_id_.insert(stencil_id_.end(), ids.begin(), ids.end());
@@ -265,7 +264,7 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
   bool resistive = false;
   for (std::uint32_t g : active_)
     for (int q = 0; q < sites_[g].faces; ++q)
-      resistive = resistive || sites_[g].admittance[q] > 0.0;
+      resistive = resistive || sites_[g].admittance[q] > 0.0 || sites_[g].drive[q] != 0.0;
   const bool density = fields.has(Field::Density);
   const bool velocity = fields.has(Field::Velocity) || (resistive && density);
   if (!density && !velocity) return;
@@ -288,7 +287,8 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
         const Vec3& n = s.normal[k];
         const double vn = dot(v, n);
         const double wall =
-            s.admittance[k] > 0.0 ? s.admittance[k] * params_.eos.pressure(rho) : 0.0;
+            (s.admittance[k] > 0.0 ? s.admittance[k] * params_.eos.pressure(rho) : 0.0) +
+            s.drive[k] * piston_speed_;
         const double odd = s.odd[k];
         v = v - vn * n + (odd == -1.0 ? 2.0 * wall - vn : wall + odd * (vn - wall)) * n;
       }
