@@ -160,18 +160,21 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
           ++stats_.shepard;
         }
         // The normal velocity is odd about each face (v.n - W changes sign across it, and is 0
-        // on it). Lagrange states are those at xm: reflect them (factor -1). A Shepard average is
-        // the state at its stencil's centroid, at some depth s into the air, not at xm: take
-        // v.n - W as linear in the depth, so that a ghost at signed depth sigma (negative behind
-        // the face) gets W + (sigma / s) (v.n - W), clamped to the reflection. A ghost on or near
-        // the face then moves with the face, not against the air beside it.
+        // on it). A ghost behind the wall reflects it (factor -1): Lagrange states are those at
+        // xm, and a Shepard average, though it is the state at its stencil's centroid rather
+        // than at xm, is reflected too (taking v.n - W linear in the depth from the centroid put
+        // the walls' modes right but absorbed about 10 % too little admittance on an oblique
+        // resistive face and left a low-frequency tail behind a pulse reflected from an oblique
+        // rigid one: V12, docs/theory/walls.md). An air-side ghost (a site within the clearance)
+        // lies in the air at signed depth sigma > 0: v.n - W is interpolated linearly from the
+        // face (0) to its stencil's centroid at depth s, W + (sigma / s) (v.n - W).
         double odd[3] = {-1.0, -1.0, -1.0};
-        if (!done) {
+        if (!done && !solid) {
           Vec3 centroid;
           for (std::size_t q = 0; q < ids.size(); ++q) centroid += w[q] * l.site_of(ids[q]);
           for (int q = 0; q < c.faces; ++q) {
             const double depth = dot(c.point - centroid, c.normal[q]);  // of the centroid, > 0
-            const double sigma = -dot(x - c.point, c.normal[q]);        // of the ghost
+            const double sigma = -dot(x - c.point, c.normal[q]);        // of the ghost, >= 0
             if (depth > 0.05 * dx) odd[q] = std::clamp(sigma / depth, -1.0, 1.0);
           }
         }

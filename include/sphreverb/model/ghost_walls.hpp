@@ -24,9 +24,9 @@
 // geometry alone and are computed once; a rebuild only finds the entries of the stencil ids.
 // Every stencil point lies within kStencilReach of x_m along each axis.
 //
-// A Shepard ghost's normal velocity is taken linear in depth (v.n - W odd about the face) rather
-// than reflected, and the air's sites within kClearance dx of a wall are ghosts on the air side
-// (their own site's state): docs/theory/walls.md, measured by V10.
+// The air's sites within kClearance dx of a wall are ghosts on the air side (their own site's
+// state, a Shepard average, its normal velocity interpolated linearly between W on the face and
+// the average's at its centroid): docs/theory/walls.md, measured by V10 and V12.
 //
 // Keys: a ghost's key is image_key(lattice.sites() + e, 0) with e the index of its site on the
 // lattice extended by `pad` sites on every side, unique and the same on every rank.
