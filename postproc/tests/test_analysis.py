@@ -56,7 +56,7 @@ def ringing_sphere(duration=0.12, shift=1.0, noise=1e-3, seed=2):
 
 def run(command, *args):
     """Run a subcommand; return (exit code, stdout + stderr)."""
-    code, out, err = _common.run(command, *args)
+    code, out, err = _common.run_here(command, *args)
     return code, out + err
 
 

@@ -3,7 +3,7 @@ import contextlib
 import io
 import unittest
 
-from _common import run
+from _common import run, run_here
 from sphreverb_post import cli
 
 
@@ -52,7 +52,7 @@ class TestCommandLine(unittest.TestCase):
 
     def test_unknown_or_missing_exit_2(self):
         for argv in ([], ["nosuch"], ["validate"], ["validate", "v99"]):
-            code, out, err = run(*argv) if argv else run("")
+            code, out, err = run_here(*argv) if argv else run_here("")
             self.assertEqual(code, 2, argv)
             self.assertIn("usage:", err, argv)
             self.assertNotIn("Traceback", err, argv)

@@ -164,7 +164,7 @@ class TestPage(unittest.TestCase):
         for name in ("left", "right"):
             wav = os.path.join(self.dir, f"{name}.raw.wav")
             out = os.path.join(self.dir, f"{name}.metrics.json")
-            code, _, err = _common.run("metrics", wav, "--json", out)
+            code, _, err = _common.run_here("metrics", wav, "--json", out)
             self.assertEqual(code, 0, err)
             with open(out) as f:
                 metrics = json.load(f)

@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 import _common
-from _common import run, write_float
+from _common import run_here, write_float
 import numpy as np
 from scipy.io import wavfile
 
@@ -97,7 +97,7 @@ class TestCommandLines(unittest.TestCase):
 
     def test_metrics_json(self):
         out = os.path.join(self.d, "m.json")
-        code, so, se = run("metrics", self.rir, "--json", out)
+        code, so, se = run_here("metrics", self.rir, "--json", out)
         self.assertEqual(code, 0, se)
         self.assertIn("T30 (s)", so)
         with open(out) as f:
@@ -136,7 +136,7 @@ class TestCommandLines(unittest.TestCase):
                  ("convolve", [self.rir], "usage"),
                  ("validate v8", ["--rate", "10"], "outside")]
         for command, args, msg in cases:
-            code, so, se = run(command, *args)
+            code, so, se = run_here(command, *args)
             self.assertEqual(code, 2, f"{command} {args}: {so} {se}")
             self.assertIn(msg, se, f"{command} {args}")
             self.assertNotIn("Traceback", se)
@@ -147,7 +147,7 @@ class TestCommandLines(unittest.TestCase):
         imp[0] = 1.0
         write_float(dry, imp, RATE)
         out = os.path.join(self.d, "wet.wav")
-        code, so, se = run("convolve", dry, self.rir, out, "--no-normalize", "--format",
+        code, so, se = run_here("convolve", dry, self.rir, out, "--no-normalize", "--format",
                            "float")
         self.assertEqual(code, 0, se)
         rate, y = wavfile.read(out)
@@ -155,7 +155,7 @@ class TestCommandLines(unittest.TestCase):
         self.assertEqual(rate, RATE)
         np.testing.assert_allclose(y[:h.size], h, atol=1e-6)
         # Normalised 16-bit: peak at -1 dBFS.
-        code, so, se = run("convolve", dry, self.rir, out)
+        code, so, se = run_here("convolve", dry, self.rir, out)
         self.assertEqual(code, 0, se)
         _, y16 = wavfile.read(out)
         self.assertEqual(y16.dtype, np.int16)
@@ -163,10 +163,10 @@ class TestCommandLines(unittest.TestCase):
         # Another rate: resampled by default, refused with --no-resample.
         dry2 = os.path.join(self.d, "dry22.wav")
         write_float(dry2, np.sin(2 * np.pi * 200 * np.arange(2205) / 22050), 22050)
-        code, so, se = run("convolve", dry2, self.rir, out)
+        code, so, se = run_here("convolve", dry2, self.rir, out)
         self.assertEqual(code, 0, se)
         self.assertIn("resampled", so)
-        code, so, se = run("convolve", dry2, self.rir, out, "--no-resample")
+        code, so, se = run_here("convolve", dry2, self.rir, out, "--no-resample")
         self.assertEqual(code, 2)
         self.assertIn("sample rates differ", se)
 
@@ -181,7 +181,7 @@ class TestCommandLines(unittest.TestCase):
         write_float(ears, h, RATE)
         d, h = d.astype(np.float32).astype(float), h.astype(np.float32).astype(float)
         out = os.path.join(self.d, "wet.wav")
-        code, so, se = run("convolve", dry, ears, out, "--mono", "--no-normalize", "--format",
+        code, so, se = run_here("convolve", dry, ears, out, "--mono", "--no-normalize", "--format",
                            "float")
         self.assertEqual(code, 0, se)
         _, y = wavfile.read(out)
@@ -189,7 +189,7 @@ class TestCommandLines(unittest.TestCase):
         for c in range(2):
             np.testing.assert_allclose(y[:, c], np.convolve(d.mean(axis=1), h[:, c]),
                                        atol=1e-5)
-        code, so, se = run("convolve", dry, ears, out, "--no-normalize", "--format", "float")
+        code, so, se = run_here("convolve", dry, ears, out, "--no-normalize", "--format", "float")
         self.assertEqual(code, 0, se)
         _, y = wavfile.read(out)
         np.testing.assert_allclose(y[:, 1], np.convolve(d[:, 1], h[:, 1]), atol=1e-5)
@@ -198,7 +198,7 @@ class TestCommandLines(unittest.TestCase):
         for command, extra in (("rir", ["--room", "0.6", "0.5", "0.4"]),
                               ("compare", ["--room", "6", "5", "4", "--alpha", "0.1"])):
             png = os.path.join(self.d, command + ".png")
-            code, so, se = run(command, self.rir, "--out", png, *extra)
+            code, so, se = run_here(command, self.rir, "--out", png, *extra)
             self.assertEqual(code, 0, se)
             with open(png, "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")

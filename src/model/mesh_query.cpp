@@ -99,6 +99,12 @@ ClosestPoint MeshQuery::closest(const Vec3& x) const {
   return out;
 }
 
+bool MeshQuery::near(const Vec3& x, double radius) const {
+  const double r = radius * (1.0 + 1e-9);
+  return impl_->tree.do_intersect(
+      CGAL::Bbox_3(x.x - r, x.y - r, x.z - r, x.x + r, x.y + r, x.z + r));
+}
+
 namespace detail {
 
 std::optional<std::pair<std::size_t, std::size_t>> first_self_intersection(const Mesh& mesh) {

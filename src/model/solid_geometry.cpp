@@ -30,6 +30,8 @@ struct SolidGeometry::Part {
   double distance(const Vec3& x) const {
     return sheet() ? spec.sheet.closest(x).distance : query->closest(x).distance;
   }
+  // False only if the part lies farther than r from x (then distance(x) > r).
+  bool near(const Vec3& x, double r) const { return sheet() || query->near(x, r); }
   bool in_box(const Vec3& x) const {
     for (int a = 0; a < 3; ++a)
       if (x[a] < lo[a] || x[a] > hi[a]) return false;
@@ -55,7 +57,7 @@ bool SolidGeometry::is_air(const Vec3& x) const {
   if (!in_air_region(x)) return false;
   if (clearance_ <= 0.0) return true;
   for (const auto& p : parts_)
-    if (p->distance(x) <= clearance_) return false;
+    if (p->near(x, clearance_) && p->distance(x) <= clearance_) return false;
   return true;
 }
 

@@ -13,12 +13,15 @@ namespace sphreverb {
 namespace {
 
 // A uniform grid over the bounding box of all entries, entries sorted by cell (counting sort).
+// With `positions`, also the entries' coordinates in that order, so a search reads each cell's
+// candidates from contiguous memory instead of gathering them by index.
 struct CellGrid {
   Vec3 lo;
   double inv_cell = 0.0;
   int n[3] = {1, 1, 1};
   std::vector<std::uint32_t> start;  // cell c holds entries order[start[c] .. start[c+1])
   std::vector<std::uint32_t> order;
+  std::vector<double> cx, cy, cz;  // position of entry order[k], with `positions`
 
   int coord(double v, int axis) const {
     const int c = static_cast<int>((v - lo[axis]) * inv_cell);
@@ -29,7 +32,7 @@ struct CellGrid {
            std::size_t(n[0]) * (coord(p.y[i], 1) + std::size_t(n[1]) * coord(p.z[i], 2));
   }
 
-  CellGrid(const Particles& p, std::size_t count, double cell) {
+  CellGrid(const Particles& p, std::size_t count, double cell, bool positions) {
     Vec3 hi;
     for (int a = 0; a < 3; ++a)
       lo[a] = std::numeric_limits<double>::max(), hi[a] = std::numeric_limits<double>::lowest();
@@ -50,35 +53,72 @@ struct CellGrid {
     std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
     for (std::size_t i = 0; i < count; ++i)
       order[fill[cell_index[i]]++] = static_cast<std::uint32_t>(i);
+    if (!positions) return;
+    cx.resize(count), cy.resize(count), cz.resize(count);
+    for (std::size_t k = 0; k < count; ++k)
+      cx[k] = p.x[order[k]], cy[k] = p.y[order[k]], cz[k] = p.z[order[k]];
   }
 };
 
+// The one distance test of the search and of the stencil check: the same expression in both, so
+// both round alike.
+inline bool within(double dx, double dy, double dz, double r2max) {
+  return dx * dx + dy * dy + dz * dz <= r2max;
+}
+
 }  // namespace
 
+// One search per owned particle (its list, its size and the hash of its offsets), then the
+// stencil chosen from the hashes, then a check of each particle against the stencil without a
+// search (below), then a second search only for the particles off the stencil, to fill their
+// explicit lists. The lists, the stencil and the runs are those of searching every particle
+// three times (pattern count, size count, fill).
 void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
-  const CellGrid grid(p, p.size(), radius);
+  const CellGrid grid(p, p.size(), radius, true);
   const double r2max = radius * radius;
-  // Calls f(j) for every entry j != i within the radius of owned i.
-  const auto search = [&](std::size_t i, auto&& f) {
-    const int ci[3] = {grid.coord(p.x[i], 0), grid.coord(p.y[i], 1), grid.coord(p.z[i], 2)};
-    for (int cz = std::max(0, ci[2] - 1); cz <= std::min(grid.n[2] - 1, ci[2] + 1); ++cz)
-      for (int cy = std::max(0, ci[1] - 1); cy <= std::min(grid.n[1] - 1, ci[1] + 1); ++cy)
-        for (int cx = std::max(0, ci[0] - 1); cx <= std::min(grid.n[0] - 1, ci[0] + 1); ++cx) {
-          const std::size_t c = cx + std::size_t(grid.n[0]) * (cy + std::size_t(grid.n[1]) * cz);
-          for (std::uint32_t k = grid.start[c]; k < grid.start[c + 1]; ++k) {
-            const std::uint32_t j = grid.order[k];
-            if (j == i) continue;
-            const double dx = p.x[i] - p.x[j], dy = p.y[i] - p.y[j], dz = p.z[i] - p.z[j];
-            if (dx * dx + dy * dy + dz * dz <= r2max) f(j);
-          }
-        }
-  };
+  // The entries j != i within the radius of owned i, cell by cell (the order the key sort starts
+  // from), as (key, j) into `keyed`, then sorted by key into `list`. The distance tests of a row
+  // of cells run as one vector loop, and the hits are compacted without a branch (most
+  // candidates miss).
+  std::vector<std::uint32_t> hits;  // positions k in the cell order
+  std::vector<std::uint64_t> near;  // per candidate of one row of cells: within the radius
+  std::vector<std::pair<std::int64_t, std::uint32_t>> keyed;
   std::vector<std::uint32_t> list;  // one particle's neighbours, key order
   const auto list_of = [&](std::size_t i) {
-    list.clear();
-    search(i, [&](std::uint32_t j) { list.push_back(j); });
-    std::sort(list.begin(), list.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return p.key[a] < p.key[b]; });
+    const double xi = p.x[i], yi = p.y[i], zi = p.z[i];
+    const int ci[3] = {grid.coord(xi, 0), grid.coord(yi, 1), grid.coord(zi, 2)};
+    std::size_t n = 0;
+    for (int cz = std::max(0, ci[2] - 1); cz <= std::min(grid.n[2] - 1, ci[2] + 1); ++cz)
+      for (int cy = std::max(0, ci[1] - 1); cy <= std::min(grid.n[1] - 1, ci[1] + 1); ++cy) {
+        // The three cells along x of one row are consecutive in the cell order.
+        const std::size_t row = std::size_t(grid.n[0]) * (cy + std::size_t(grid.n[1]) * cz);
+        const std::uint32_t k0 = grid.start[row + std::max(0, ci[0] - 1)];
+        const std::uint32_t k1 = grid.start[row + std::min(grid.n[0] - 1, ci[0] + 1) + 1];
+        const std::uint32_t m = k1 - k0;
+        if (near.size() < m) near.resize(2 * m);
+        if (hits.size() < n + m) hits.resize(2 * (n + m));
+        const double* __restrict x = grid.cx.data() + k0;
+        const double* __restrict y = grid.cy.data() + k0;
+        const double* __restrict z = grid.cz.data() + k0;
+        std::uint64_t* __restrict in = near.data();
+        for (std::uint32_t k = 0; k < m; ++k)  // vectorised
+          in[k] = within(xi - x[k], yi - y[k], zi - z[k], r2max);
+        std::uint32_t* __restrict out = hits.data();
+        for (std::uint32_t k = 0; k < m; ++k) out[n] = k0 + k, n += in[k];
+      }
+    // i itself is among the hits (at distance 0): dropped here.
+    std::size_t kept = 0;
+    keyed.resize(n);
+    for (std::size_t m = 0; m < n; ++m) {
+      const std::uint32_t j = grid.order[hits[m]];
+      if (j != i) keyed[kept++] = {p.key[j], j};
+    }
+    n = kept;
+    keyed.resize(n);
+    std::sort(keyed.begin(), keyed.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    list.resize(n);
+    for (std::size_t m = 0; m < n; ++m) list[m] = keyed[m].second;
   };
   // j - i for every neighbour, or false if one does not fit the stencil's int32.
   const auto deltas = [&](std::size_t i, std::vector<std::int32_t>& out) {
@@ -92,58 +132,83 @@ void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
     }
     return true;
   };
+  const auto hash_of = [](const std::vector<std::int32_t>& pattern) {
+    std::uint64_t h = 0xcbf29ce484222325ULL ^ pattern.size();
+    for (std::int32_t d : pattern) h = (h ^ static_cast<std::uint32_t>(d)) * 0x100000001b3ULL;
+    return h;
+  };
 
-  // The stencil: the most common pattern of offsets (by a hash of it; a collision only makes a
+  // Pass 1: every list once, its size and (for the stencil) the hash of its offsets.
+  std::vector<std::uint32_t> count(p.n_owned);
+  std::vector<std::uint64_t> hash(use_stencil ? p.n_owned : 0);
+  std::vector<bool> hashed(use_stencil ? p.n_owned : 0, false);
+  std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::uint32_t>> seen;  // count, first
+  std::vector<std::int32_t> pattern;
+  pairs_ = 0;
+  for (std::size_t i = 0; i < p.n_owned; ++i) {
+    list_of(i);
+    count[i] = static_cast<std::uint32_t>(list.size());
+    pairs_ += list.size();
+    if (!use_stencil || list.empty() || !deltas(i, pattern)) continue;
+    hash[i] = hash_of(pattern), hashed[i] = true;
+    auto& e = seen.try_emplace(hash[i], 0u, static_cast<std::uint32_t>(i)).first->second;
+    ++e.first;
+  }
+
+  // The stencil: the most common pattern of offsets (by its hash; a collision only makes a
   // worse choice, as every particle is checked against the pattern itself below).
   stencil_.clear();
-  std::vector<std::int32_t> pattern;
-  if (use_stencil && p.n_owned > 0) {
-    std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::uint32_t>>
-        seen;  // count, first
-    for (std::size_t i = 0; i < p.n_owned; ++i) {
-      list_of(i);
-      if (list.empty() || !deltas(i, pattern)) continue;
-      std::uint64_t h = 0xcbf29ce484222325ULL ^ pattern.size();
-      for (std::int32_t d : pattern) h = (h ^ static_cast<std::uint32_t>(d)) * 0x100000001b3ULL;
-      auto& e = seen.try_emplace(h, 0u, static_cast<std::uint32_t>(i)).first->second;
-      ++e.first;
-    }
+  std::uint64_t stencil_hash = 0;
+  {
     std::pair<std::uint32_t, std::uint32_t> best{0, 0};
     for (const auto& [h, e] : seen)
-      if (e.first > best.first || (e.first == best.first && e.second < best.second)) best = e;
+      if (e.first > best.first || (e.first == best.first && e.second < best.second))
+        best = e, stencil_hash = h;
     if (best.first > 0) {
       list_of(best.second);
       deltas(best.second, stencil_);
     }
   }
+  // Whether i's list is i + stencil, without searching again: the entries i + stencil[k] are
+  // distinct and not i; if each exists and lies within the radius, and i's list has as many
+  // entries, the two are the same set; and if their keys rise along the stencil, the same order.
   const auto fits = [&](std::size_t i) {
-    if (stencil_.empty() || list.size() != stencil_.size()) return false;
-    for (std::size_t k = 0; k < list.size(); ++k)
-      if (std::int64_t{list[k]} != std::int64_t(i) + stencil_[k]) return false;
+    if (stencil_.empty() || !hashed[i] || hash[i] != stencil_hash || count[i] != stencil_.size())
+      return false;
+    const double xi = p.x[i], yi = p.y[i], zi = p.z[i];
+    std::int64_t last_key = std::numeric_limits<std::int64_t>::min();
+    for (std::int32_t d : stencil_) {
+      const std::int64_t j = std::int64_t(i) + d;
+      if (j < 0 || j >= static_cast<std::int64_t>(p.size())) return false;
+      const std::size_t u = static_cast<std::size_t>(j);
+      if (!within(xi - p.x[u], yi - p.y[u], zi - p.z[u], r2max) || p.key[u] <= last_key)
+        return false;
+      last_key = p.key[u];
+    }
     return true;
   };
 
-  // Count, then fill, so the explicit lists are allocated once at their exact size: the peak
-  // memory of a rebuild is the lists themselves, not a guess plus a shrinking copy.
+  // Pass 2: which particles fit, and the explicit lists' sizes, so they are allocated once at
+  // their exact size: the peak memory of a rebuild is the lists themselves, not a guess plus a
+  // shrinking copy.
   std::vector<bool> regular(p.n_owned, false);
   offsets_.assign(p.n_owned + 1, 0);
   std::size_t total = 0;
-  pairs_ = 0;
   for (std::size_t i = 0; i < p.n_owned; ++i) {
-    list_of(i);
-    pairs_ += list.size();
     regular[i] = fits(i);
-    if (!regular[i]) total += list.size();
+    if (!regular[i]) total += count[i];
     if (total > std::numeric_limits<std::uint32_t>::max())
       throw std::length_error(
           "neighbour list of one rank exceeds 2^32 entries (~45 million "
           "particles per rank): use more ranks");
     offsets_[i + 1] = static_cast<std::uint32_t>(total);
   }
+  hash = {}, hashed = {}, count = {};
   index_.clear();
   index_.shrink_to_fit();  // the old list goes before the new one is allocated
   index_.resize(total);
   runs_.clear();
+  // Pass 3: the explicit lists, searched again.
   for (std::size_t i = 0; i < p.n_owned; ++i) {
     if (regular[i]) {
       if (runs_.empty() || runs_.back().end != i)
@@ -180,7 +245,7 @@ std::vector<std::size_t> NeighbourList::key_order(const Particles& p) {
 }
 
 std::vector<std::size_t> NeighbourList::cell_order(const Particles& p, double cell) {
-  const CellGrid grid(p, p.n_owned, cell);
+  const CellGrid grid(p, p.n_owned, cell, false);
   return {grid.order.begin(), grid.order.end()};
 }
 

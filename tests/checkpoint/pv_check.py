@@ -3,12 +3,15 @@
 (paraview.simple.OpenDataFile, then Xdmf3ReaderT, which keeps the blocks of a time step apart)
 and checks the point count of the block "particles" at every time step, its point-data array
 names (comma-separated) and the time steps (comma-separated seconds, or '-' for one grid).
-Run each file in its own process: a broken reference aborts ParaView."""
+Several files: FILE POINTS ARRAYS TIMES -- FILE ... in one call (one ParaView start); a broken
+reference aborts ParaView, so the last "checking FILE" line names the file that broke it."""
 import re
 import sys
 
 from paraview.simple import OpenDataFile, UpdatePipeline, Xdmf3ReaderT
 from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
+
+from pv_args import run_groups  # beside this script
 
 
 def particles(data):
@@ -60,4 +63,4 @@ def main(path, points, arrays, times):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:5])
+    run_groups(main, sys.argv[1:])

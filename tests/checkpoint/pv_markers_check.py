@@ -21,6 +21,8 @@ from paraview.simple import UpdatePipeline, XDMFReader, Xdmf3ReaderT
 from vtkmodules.util.numpy_support import vtk_to_numpy
 from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
 
+from pv_args import run_groups  # beside this script
+
 
 def vec(text):
     return np.array([float(v) for v in text.split()])
@@ -144,4 +146,4 @@ def main(path, n, moved="0"):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    run_groups(main, sys.argv[1:])

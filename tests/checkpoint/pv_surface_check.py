@@ -13,6 +13,8 @@ import numpy as np
 from paraview.simple import OpenDataFile, UpdatePipeline, servermanager
 from vtk.util.numpy_support import vtk_to_numpy
 
+from pv_args import run_groups  # beside this script
+
 VTK_TRIANGLE = 5
 
 
@@ -47,4 +49,4 @@ def main(path, triangles, materials, box=None):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:5])
+    run_groups(main, sys.argv[1:])

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# [hybrid] end to end: the default scene for 10 ms with a geometric part (2e4 rays) on 1, 2 and 3
-# ranks, receiver `right` ambisonic and binaural. Checks: NAME.full.wav / NAME.full.raw.wav /
-# GROUP.full.* exist; right.amb.full.raw.wav / .amb.full.wav (4 channels) and
+# [hybrid] end to end: the default scene at 3 cm (the disc moved dx/2 off its wall) for 10 ms with
+# a geometric part (2e4 rays) on 1, 2 and 3 ranks, receiver `right` ambisonic and binaural.
+# Checks: NAME.full.wav / NAME.full.raw.wav / GROUP.full.* exist; right.amb.full.raw.wav / .amb.full.wav (4 channels) and
 # right.binaural.full.wav (2 channels) at the run's rate, W = right.full.raw.wav sample for
 # sample; the full-band samples are bit-identical on every rank count; the SPH files are
 # bit-identical to a run without [hybrid]; summary.json's hybrid block (crossover 0.7 f_max,
@@ -12,7 +12,8 @@ set -euo pipefail
 exe=$1 src=$2 work=$3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 rm -rf "$work" && mkdir -p "$work"
-common=(--time.duration 0.01 --output.progress_every 100 --output.checkpoint_every 0
+common=(--time.duration 0.01 --fluid.spacing 0.03 --emitter.center "0.015 0.1 0.1"
+        --output.progress_every 100 --output.checkpoint_every 0
         --receiver.right.type ambisonic --receiver.right.binaural true)
 mpiexec -n 1 "$exe" run "$src/configs/small_room.ini" --out "$work/plain" "${common[@]}" \
   > "$work/plain.log" 2>&1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The written impulse response's conventions ([output] highpass, docs/running.md "Outputs"):
 #  1. highpass = 0 leaves the WAVs bit-identical to the unfiltered pressure: the default scene's
-#     rigid 50 ms variant (rigid walls, the drive's high-pass at 20 Hz; configs/small_room.ini) on
+#     rigid 10 ms variant (rigid walls, the drive's high-pass at 20 Hz; configs/small_room.ini) on
 #     2 ranks gives the reference md5 sums of its unfiltered outputs.
 #  2. The causal 20 Hz high-pass keeps the direct sound: on the default scene (5 ms, 2 ranks) the
 #     direct sound's onset (first sample above 1 % of the early peak) is the same sample with
@@ -26,13 +26,13 @@ rigid=(--room.material rigid --room.material_x_min rigid --room.material_y_min r
 quiet=(--output.progress_every 100 --output.checkpoint_every 0)
 
 # 1. Bit-identical with the high-pass off (the reference md5 sums of the rigid variant).
-mpiexec -n 2 "$exe" run "$scene" --out "$work/off" --time.duration 0.05 --output.highpass 0 \
+mpiexec -n 2 "$exe" run "$scene" --out "$work/off" --time.duration 0.01 --output.highpass 0 \
   --emitter.highpass 20 "${rigid[@]}" "${quiet[@]}" > "$work/off.log" 2>&1 || { tail -20 "$work/off.log"; exit 1; }
 (cd "$work/off" && md5sum -c --strict) <<'MD5'
-ee9cf11429f2288af60384205988819a  left.raw.wav
-8a68fc21f7889f74d2bb9cb1a44170af  left.wav
-4488027fb7d23e188db8bee5a932f1a1  right.raw.wav
-51dbf1a7c2ec9a90b67262e9c5d43d87  right.wav
+1bfbfd6531a39e60707a8c088593f02f  left.raw.wav
+7f7ede790ae78c8ac5fa501a4b8199c3  left.wav
+0e5121c2102b6f34a7122858f9a56ee0  right.raw.wav
+a35a68a0fe057c768fa4d58cfb8892e7  right.wav
 MD5
 
 # 2. The direct sound with and without the high-pass.

@@ -38,6 +38,12 @@ class MeshQuery {
   // The nearest surface point. On an edge or a corner several triangles are nearest; the one
   // reported is the same for the same mesh and point on every rank.
   ClosestPoint closest(const Vec3& x) const;
+  // False only if no triangle comes within `radius` (m) of x: an exact test of the triangles
+  // against the cube of half-size radius (1 + 1e-9) around x, which holds the ball. True may be
+  // a false alarm (a triangle in the cube's corners). Much cheaper than closest() where the
+  // surface is far, so a test "closest(x).distance <= radius" can ask near() first and give the
+  // same answer.
+  bool near(const Vec3& x, double radius) const;
 
  private:
   struct Impl;

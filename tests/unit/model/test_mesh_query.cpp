@@ -1,6 +1,7 @@
 // Tests of the mesh queries (mesh_query.hpp): inside/boundary/outside exactly, on an axis-aligned
 // and a rotated box and an icosphere; the closest point, outward normal, surface and distance on
-// faces, edges and corners; the mirror point of a ghost-particle wall lands on the other side.
+// faces, edges and corners; the mirror point of a ghost-particle wall lands on the other side;
+// near() never misses a surface within its radius.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -140,6 +141,32 @@ TEST(MeshQuery, IcosphereSidesAndDistances) {
     EXPECT_NEAR(c.distance, a, 0.006 * a);
     EXPECT_GT(dot(c.normal, u), 0.99);  // outward
   }
+}
+
+TEST(MeshQuery, NearIsTrueWheneverTheSurfaceIsWithinTheRadius) {
+  // near() may only skip closest() where the answer is "farther than r": over a grid of points
+  // in and around an icosphere, distance <= r implies near(x, r), and near is false far away.
+  TempDir dir;
+  write_obj(dir / "sphere.obj", icosphere(0.5, 2));
+  const Mesh m = load_mesh(dir / "sphere.obj");
+  const MeshQuery q(m);
+  int near_count = 0, within_count = 0;
+  for (const double r : {0.0025, 0.01, 0.05})
+    for (int i = -14; i <= 14; ++i)
+      for (int j = -14; j <= 14; ++j)
+        for (int k = -14; k <= 14; ++k) {
+          const Vec3 x{0.0413 * i, 0.0397 * j, 0.0421 * k};
+          const bool within = q.closest(x).distance <= r;
+          const bool near = q.near(x, r);
+          if (within) {
+            EXPECT_TRUE(near) << x.x << " " << x.y << " " << x.z << " r " << r;
+          }
+          within_count += within, near_count += near;
+        }
+  EXPECT_GT(within_count, 100);
+  EXPECT_LT(near_count, 29 * 29 * 29);    // most points are far from the surface at every radius
+  EXPECT_FALSE(q.near({0, 0, 0}, 0.25));  // the cube's corners 0.43 from the centre
+  EXPECT_TRUE(q.near({0.5, 0, 0}, 1e-9));
 }
 
 TEST(MeshQuery, OpenMeshIsRefused) {
