@@ -139,7 +139,7 @@ void check_emitter_fits(const Reader& r, Scene& s) {
 void check_emitter_uncut(const Reader& r, const Scene& s) {
   const EmitterSpec& e = s.emitter;
   for (const auto& b : s.boundaries) {
-    // A ghost wall has no tethers; the emitter's particles get no ghost image (ghost_walls.hpp).
+    // A ghost wall has no tethers; a disc on it moves that part of it (ghost_walls.hpp).
     if (b.wall == BoundaryWall::Ghost || !cuts_disc(b, e.center, e.normal, e.radius)) continue;
     r.fail("emitter", "center",
            "[boundary." + b.name + "] passes through the emitter disc (radius " +

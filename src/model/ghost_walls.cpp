@@ -71,21 +71,19 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         if (!(c.distance <= (solid ? params_.reach : geometry.clearance() + kOnWall * dx)))
           continue;
         // Behind the emitter disc where it lies on a face (a face at c parallel to the disc, c
-        // within dx of the disc's plane and within its radius): no ghost, as a mirror wall leaves
-        // the piston's particles without an image (a reflected image closes in on them at twice
-        // the piston's speed). Ghosts behind the other faces there (the side walls of a duct the
-        // piston fills) are made as everywhere else. (Even images of the air's velocity in place
-        // of the missing ghosts measured better in the oblique V12 tube at 1 cm, but let a piston
-        // particle beside a side wall escape through it at 5 mm.)
+        // within dx of the disc's plane and within its radius): that face moves with the disc
+        // (a piston in a baffle; the disc has no particles of its own). The other faces there
+        // (the side walls of a duct the piston fills) are walls as everywhere else.
+        double drive[3] = {0.0, 0.0, 0.0};
         if (params_.piston_radius > 0.0) {
           const Vec3 r = c.point - params_.piston_center;
           const double along = dot(r, params_.piston_normal);
-          bool on_disc = false;
           if (std::abs(along) <= dx &&
               norm(r - along * params_.piston_normal) <= params_.piston_radius + 0.5 * dx)
-            for (int q = 0; q < c.faces; ++q)
-              on_disc = on_disc || std::abs(dot(c.normal[q], params_.piston_normal)) > kParallel;
-          if (on_disc) continue;
+            for (int q = 0; q < c.faces; ++q) {
+              const double cosine = dot(c.normal[q], params_.piston_normal);
+              if (std::abs(cosine) > kParallel) drive[q] = cosine;
+            }
         }
         // The point whose state the ghost takes: its mirror point, or itself on the air side.
         const Vec3 xm = solid ? 2.0 * c.point - x : x;
@@ -162,18 +160,21 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
           ++stats_.shepard;
         }
         // The normal velocity is odd about each face (v.n - W changes sign across it, and is 0
-        // on it). Lagrange states are those at xm: reflect them (factor -1). A Shepard average is
-        // the state at its stencil's centroid, at some depth s into the air, not at xm: take
-        // v.n - W as linear in the depth, so that a ghost at signed depth sigma (negative behind
-        // the face) gets W + (sigma / s) (v.n - W), clamped to the reflection. A ghost on or near
-        // the face then moves with the face, not against the air beside it.
+        // on it). A ghost behind the wall reflects it (factor -1): Lagrange states are those at
+        // xm, and a Shepard average, though it is the state at its stencil's centroid rather
+        // than at xm, is reflected too (taking v.n - W linear in the depth from the centroid put
+        // the walls' modes right but absorbed about 10 % too little admittance on an oblique
+        // resistive face and left a low-frequency tail behind a pulse reflected from an oblique
+        // rigid one: V12, docs/theory/walls.md). An air-side ghost (a site within the clearance)
+        // lies in the air at signed depth sigma > 0: v.n - W is interpolated linearly from the
+        // face (0) to its stencil's centroid at depth s, W + (sigma / s) (v.n - W).
         double odd[3] = {-1.0, -1.0, -1.0};
-        if (!done) {
+        if (!done && !solid) {
           Vec3 centroid;
           for (std::size_t q = 0; q < ids.size(); ++q) centroid += w[q] * l.site_of(ids[q]);
           for (int q = 0; q < c.faces; ++q) {
             const double depth = dot(c.point - centroid, c.normal[q]);  // of the centroid, > 0
-            const double sigma = -dot(x - c.point, c.normal[q]);        // of the ghost
+            const double sigma = -dot(x - c.point, c.normal[q]);        // of the ghost, >= 0
             if (depth > 0.05 * dx) odd[q] = std::clamp(sigma / depth, -1.0, 1.0);
           }
         }
@@ -183,7 +184,8 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         g.key = image_key(l.sites() + e, 0);
         g.faces = c.faces;
         for (int q = 0; q < c.faces; ++q)
-          g.normal[q] = c.normal[q], g.admittance[q] = c.admittance[q], g.odd[q] = odd[q];
+          g.normal[q] = c.normal[q], g.admittance[q] = c.admittance[q], g.odd[q] = odd[q],
+          g.drive[q] = drive[q], driven_ = driven_ || drive[q] != 0.0;
         g.first = static_cast<std::uint32_t>(stencil_id_.size());
         g.count = static_cast<std::uint32_t>(ids.size());
         stencil_id_.insert(stencil_id_.end(), ids.begin(), ids.end());
@@ -265,7 +267,7 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
   bool resistive = false;
   for (std::uint32_t g : active_)
     for (int q = 0; q < sites_[g].faces; ++q)
-      resistive = resistive || sites_[g].admittance[q] > 0.0;
+      resistive = resistive || sites_[g].admittance[q] > 0.0 || sites_[g].drive[q] != 0.0;
   const bool density = fields.has(Field::Density);
   const bool velocity = fields.has(Field::Velocity) || (resistive && density);
   if (!density && !velocity) return;
@@ -288,7 +290,8 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
         const Vec3& n = s.normal[k];
         const double vn = dot(v, n);
         const double wall =
-            s.admittance[k] > 0.0 ? s.admittance[k] * params_.eos.pressure(rho) : 0.0;
+            (s.admittance[k] > 0.0 ? s.admittance[k] * params_.eos.pressure(rho) : 0.0) +
+            s.drive[k] * piston_speed_;
         const double odd = s.odd[k];
         v = v - vn * n + (odd == -1.0 ? 2.0 * wall - vn : wall + odd * (vn - wall)) * n;
       }

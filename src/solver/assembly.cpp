@@ -100,6 +100,16 @@ GhostWalls make_ghost_walls(const Scene& s, const SolidGeometry& geometry, const
   return GhostWalls(geometry, lattice, air, params, axis, lo, hi);
 }
 
+bool emitter_on_ghost_wall(const Scene& s, const SolidGeometry& geometry) {
+  if (geometry.empty() || !(s.emitter.radius > 0.0)) return false;
+  const WallContact c = geometry.contact(s.emitter.center);
+  if (!(c.distance <= s.fluid.spacing)) return false;
+  const Vec3 n = normalized(s.emitter.normal);
+  for (int q = 0; q < c.faces; ++q)
+    if (std::abs(dot(c.normal[q], n)) > 0.99) return true;  // ghost_walls.cpp's kParallel
+  return false;
+}
+
 DriveParams make_drive_params(const Scene& s) {
   return {s.emitter.drive, s.emitter.deflection * s.emitter.gain, s.derived.dt, s.emitter.highpass};
 }

@@ -82,6 +82,7 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
       walls_(make_walls(scene)),
       mirror_(make_mirror_walls(scene, lattice_)),
       geometry_(make_solid_geometry(scene)),
+      emitter_on_wall_(emitter_on_ghost_wall(scene, geometry_)),
       receivers_(make_receivers(scene)),
       physics_(make_pair_physics(scene)),
       sources_(make_point_sources(scene)) {
@@ -207,6 +208,9 @@ void Simulation::rebuild() {
   tethers_ = find_tethers(
       p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h,
       [&](std::size_t i) { return p_.position(i); }, objects_pose_time());
+  // A disc on a ghost wall is a part of that wall moving (the ghosts behind it): no particles.
+  if (emitter_on_wall_)
+    std::erase_if(tethers_, [&](const Tether& t) { return walls_[t.wall].moving; });
   receivers_.rebuild(p_, slabs_, rank_, d.halo_width);
   sources_.rebuild(p_, d.skin);
   background_.rebuild(p_);
@@ -359,6 +363,11 @@ void Simulation::step(bool acoustic) {
   const double t = acoustic ? static_cast<double>(acoustic_step_) * d.dt : 0.0;  // s, of x^n
   if (physics_.hyperdiffusion > 0.0 && n % kHyperdiffusionEvery == 0) hyperdiffuse();
   const EmitterState e = drive(acoustic);  // the disc at t^n
+  if (ghosts_.driven()) {
+    // The face behind the disc moves at its speed: the ghosts' velocities about it (local).
+    ghosts_.set_piston_speed(e.speed);
+    ghosts_.refresh(p_, Field::Velocity);
+  }
   timings_.lap(Phase::Emitter);
 
   compute_momentum(p_, neighbours_, physics_, scratch_);  // pressure + viscosity: a^n

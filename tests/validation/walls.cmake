@@ -44,11 +44,16 @@ add_v6_cases(v6_face tube_v6_face.ini 1543
   "alpha90|--material.sample.absorption|0.9|--alpha|0.9")
 
 # V12: the V6 tube as a room mesh (tests/validation/meshes/tube_v12.obj), walls by fixed ghost
-# particles, the mesh surface `sample` the material under test, the piston on the mesh's end face;
-# over 172..1543 Hz. Registered: the tube on the lattice (tube_v12_0.ini). The tube oblique to the
-# lattice (tube_v12.ini, tests/validation/full/V12.sh) does not pass yet and is not registered
-# (docs/validation.md, V12).
+# particles, the mesh surface `sample` the material under test, the piston on the mesh's end face
+# (a velocity boundary of its ghosts); over 172..1543 Hz. On the lattice (tube_v12_0.ini) and
+# rotated by the Euler angles 10 17 25, no wall parallel to a lattice plane (tube_v12.ini; the
+# full case at 5 mm is tests/validation/full/V12.sh).
 add_v6_cases(v12_mesh_tube_0 tube_v12_0.ini 1543
+  "rigid|--geometry.tube.material.sample|rigid|--rigid"
+  "alpha20|--material.sample.absorption|0.2|--alpha|0.2"
+  "alpha50|--material.sample.absorption|0.5|--alpha|0.5"
+  "alpha90|--material.sample.absorption|0.9|--alpha|0.9")
+add_v6_cases(v12_mesh_tube_oblique tube_v12.ini 1543
   "rigid|--geometry.tube.material.sample|rigid|--rigid"
   "alpha20|--material.sample.absorption|0.2|--alpha|0.2"
   "alpha50|--material.sample.absorption|0.5|--alpha|0.5"

@@ -11,7 +11,8 @@
 //     v <- v - (v.n_k) n_k + (2 W_k - v.n_k) n_k,    W_k = p(x_m) / R_k  (0: rigid),
 //
 // n_k the unit normal (air -> solid) of face k, R_k its resistance (a locally reacting wall of
-// specific impedance Z = R: the mean normal velocity of air and ghost on the face is W). At a
+// specific impedance Z = R: the mean normal velocity of air and ghost on the face is W). Behind
+// the emitter disc W_k = V n_disc . n_k, V its speed: a velocity boundary (a piston). At a
 // point in the middle of a face this is one reflection; nearest to an edge or a corner of a box
 // it reflects every velocity component normal to the faces there, the images of mirror_walls.hpp.
 //
@@ -23,9 +24,9 @@
 // geometry alone and are computed once; a rebuild only finds the entries of the stencil ids.
 // Every stencil point lies within kStencilReach of x_m along each axis.
 //
-// A Shepard ghost's normal velocity is taken linear in depth (v.n - W odd about the face) rather
-// than reflected, and the air's sites within kClearance dx of a wall are ghosts on the air side
-// (their own site's state): docs/theory/walls.md, measured by V10.
+// The air's sites within kClearance dx of a wall are ghosts on the air side (their own site's
+// state, a Shepard average, its normal velocity interpolated linearly between W on the face and
+// the average's at its centroid): docs/theory/walls.md, measured by V10 and V12.
 //
 // Keys: a ghost's key is image_key(lattice.sites() + e, 0) with e the index of its site on the
 // lattice extended by `pad` sites on every side, unique and the same on every rank.
@@ -49,9 +50,11 @@ namespace sphreverb {
 struct GhostWallParams {
   double reach = 0.0;  // m, ghosts are kept within this of an owned particle (support + skin)
   Eos eos;             // pressure of the resistive walls' W = p / R
-  // The emitter disc: no ghost whose wall point lies on it behind a face parallel to it (the
-  // piston's particles get no image, as with mirror walls); the other faces there keep their
-  // ghosts. radius 0: none.
+  // The emitter disc where it lies on a wall (a piston in a baffle): the ghosts whose wall point
+  // lies on it, behind a face parallel to it, make that part of the face move with the disc,
+  // W_k = V n_disc . n_k (+ p / R_k) with V the disc's speed (set_piston_speed); the disc then
+  // has no particles of its own (no tethers). The other faces there (the side walls of a duct
+  // the piston fills) are walls as everywhere else. radius 0: none.
   Vec3 piston_center, piston_normal;
   double piston_radius = 0.0;  // m
 };
@@ -86,6 +89,10 @@ class GhostWalls {
   }
 
   bool enabled() const { return !sites_.empty(); }
+  // Whether some ghost lies behind the emitter disc (a face it moves).
+  bool driven() const { return driven_; }
+  // The disc's speed along its normal (m/s) for the following refreshes.
+  void set_piston_speed(double speed) { piston_speed_ = speed; }
   const Stats& stats() const { return stats_; }
   std::size_t active() const { return active_.size(); }
 
@@ -106,6 +113,7 @@ class GhostWalls {
     int faces = 0;
     Vec3 normal[3];
     double admittance[3] = {0.0, 0.0, 0.0};
+    double drive[3] = {0.0, 0.0, 0.0};  // the face's normal velocity per unit disc speed
     // Per face: v.n - W of the ghost = odd * (that of the interpolated state); -1 reflects.
     double odd[3] = {-1.0, -1.0, -1.0};
     std::uint32_t first = 0, count = 0;  // its stencil in stencil_id_ / weight_
@@ -126,6 +134,8 @@ class GhostWalls {
   std::size_t first_slot_ = 0;
   std::vector<std::uint32_t> entry_;
   Stats stats_;
+  bool driven_ = false;
+  double piston_speed_ = 0.0;  // m/s
 };
 
 template <class F>

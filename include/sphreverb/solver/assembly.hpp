@@ -51,6 +51,11 @@ GhostWalls make_ghost_walls(const Scene& scene, const SolidGeometry& geometry,
                             const Lattice& lattice, const std::vector<Wall>& walls, int axis,
                             double lo, double hi);
 
+// Whether the emitter disc lies on a face of the geometry (its centre within a spacing of a face
+// parallel to it): that face's ghosts then move with the disc (ghost_walls.hpp) and the disc
+// tethers no particles.
+bool emitter_on_ghost_wall(const Scene& scene, const SolidGeometry& geometry);
+
 // The emitter's drive at the run's time step.
 DriveParams make_drive_params(const Scene& scene);
 

@@ -186,8 +186,9 @@ class Simulation {
   Slabs slabs_;
   std::vector<Wall> walls_;
   MirrorWalls mirror_;
-  SolidGeometry geometry_;  // the [geometry.NAME] meshes (empty without)
-  GhostWalls ghosts_;       // their walls; ghosts after the mirror walls' images
+  SolidGeometry geometry_;        // the [geometry.NAME] meshes (empty without)
+  bool emitter_on_wall_ = false;  // the emitter disc lies on a ghost wall (emitter_on_ghost_wall)
+  GhostWalls ghosts_;             // their walls; ghosts after the mirror walls' images
   Halo halo_;
   NeighbourList neighbours_;
   std::vector<Tether> tethers_;
