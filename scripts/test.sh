@@ -3,7 +3,7 @@
 #   scripts/test.sh [--quick] [ctest arguments, e.g. -R checkpoint]
 # Default: every ctest case (labels: unit, mpi at 1-4 ranks, postproc, cli, checkpoint,
 # validation, slurm); CI (.ci/run) runs exactly this. --quick: the labels unit and mpi only
-# (ctest -L 'unit|mpi', about three minutes on two cores). Further arguments go to ctest.
+# (ctest -L 'unit|mpi', about two minutes on two cores). Further arguments go to ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 select=()
