@@ -292,6 +292,15 @@ interpolation = smooth
   expect_same_as_one_rank(s);
 }
 
+// A 6 cm rigid plate sweeping across the slab cuts in 1 ms (Mach 0.18), sliding in its plane.
+constexpr const char* kSweepingPlate = R"(
+[boundary.plate]
+shape = rectangle
+normal = 1 0 0
+size = 0.06 0.06
+path = 0 0.135 0.09 0.075; 0.001 0.195 0.1 0.075
+)";
+
 // A rigid plate (a moving object, [boundary.NAME] path) sweeping across the slab cuts at
 // Mach 0.18 for 1 ms while sliding in its plane: the particles it pushes migrate, its tethers
 // change with its pose (spring and rigid-condition tethers); the records and the rebuild count do
@@ -299,14 +308,7 @@ interpolation = smooth
 // particle mass).
 TEST(Parallel, MovingObjectAcrossSlabCutsMatchesOneRankBitForBit) {
   SCOPED_TRACE(world_size());
-  const Scene s = parse_scene(box_scene(R"(
-[boundary.plate]
-shape = rectangle
-normal = 1 0 0
-size = 0.06 0.06
-path = 0 0.135 0.09 0.075; 0.001 0.195 0.1 0.075
-)"),
-                              "box.ini", {{"time.duration", "0.001"}});
+  const Scene s = parse_scene(box_scene(kSweepingPlate), "box.ini", {{"time.duration", "0.001"}});
   expect_same_as_one_rank(s);
   Simulation sim(s, MPI_COMM_WORLD);
   sim.equilibrate();
@@ -333,14 +335,7 @@ path = 0 0.135 0.09 0.075; 0.001 0.195 0.1 0.075
 // kinetic energy; and the records do not depend on the rank count.
 TEST(Parallel, MovingObjectWithBalancedBackgroundPressureMatchesOneRankBitForBit) {
   SCOPED_TRACE(world_size());
-  const Scene s = parse_scene(box_scene(R"(
-[boundary.plate]
-shape = rectangle
-normal = 1 0 0
-size = 0.06 0.06
-path = 0 0.135 0.09 0.075; 0.001 0.195 0.1 0.075
-)"),
-                              "box.ini",
+  const Scene s = parse_scene(box_scene(kSweepingPlate), "box.ini",
                               {{"time.duration", "0.001"},
                                {"fluid.background_pressure", "20000"},
                                {"emitter.center", "0.0075 0.09 0.075"}});
