@@ -275,14 +275,20 @@ TEST(Decay, T30OfAnExponentialDecay) {
               24.0 * std::log(10.0) * 60.0 / (343.0 * 94.0 * -std::log(0.8)), 1e-12);
 }
 
+// A stand-in SPH response: a chirp decaying over 2000 samples, silent for its first 100.
+std::vector<double> decaying_chirp() {
+  std::vector<double> x(20000, 0.0);
+  for (std::size_t i = 100; i < x.size(); ++i) {
+    const double t = static_cast<double>(i);
+    x[i] = std::exp(-t / 2000.0) * std::sin(0.37 * t + 0.001 * t * t / 7.0);
+  }
+  return x;
+}
+
 TEST(Hybrid, AScaledCopyIsCalibratedAndJoinedFlat) {
   // The geometric response equal to the SPH one up to a factor: the mismatch is that factor,
   // and after calibration the full response is the allpassed SPH response (energy kept).
-  std::vector<double> sph(20000, 0.0);
-  for (std::size_t i = 100; i < sph.size(); ++i) {
-    const double t = static_cast<double>(i);
-    sph[i] = std::exp(-t / 2000.0) * std::sin(0.37 * t + 0.001 * t * t / 7.0);
-  }
+  const std::vector<double> sph = decaying_chirp();
   std::vector<double> geo = sph;
   for (double& v : geo) v *= 0.1;
   const HybridResult r = join_hybrid(sph, geo, {44100.0, 700.0, 0.05});
@@ -320,11 +326,7 @@ TEST(Hybrid, AutomaticSplitIsTheMinusTenDecibelTimeOfTheSphBand) {
 TEST(Hybrid, CalibrationAveragesTheRealisations) {
   // Two realisations of the geometric response, x and 3x: the calibration takes their mean
   // energy, 5 E_x, so the gain is sqrt(E_sph / (5 E_x)); the full response joins the first.
-  std::vector<double> sph(20000, 0.0);
-  for (std::size_t i = 100; i < sph.size(); ++i) {
-    const double t = static_cast<double>(i);
-    sph[i] = std::exp(-t / 2000.0) * std::sin(0.37 * t + 0.001 * t * t / 7.0);
-  }
+  const std::vector<double> sph = decaying_chirp();
   std::vector<double> other = sph;
   for (double& v : other) v *= 3.0;
   const HybridParams p{44100.0, 700.0, 0.05};
