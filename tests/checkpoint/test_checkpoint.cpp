@@ -4,6 +4,7 @@
 // stopped (with neighbour rebuilds, force walls, and a checkpoint in stage 1 and in stage 2).
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -95,12 +96,15 @@ Table gather_by_key(const Particles& p, MPI_Comm comm) {
 
 struct Stop {};  // thrown by the step hook to interrupt a run
 
-// A scratch directory shared by all ranks (rank 0 creates and removes it).
+// A scratch directory shared by all ranks (rank 0 creates and removes it), named after rank 0's
+// process id so that two runs of the same test at once (two build trees) keep apart.
 struct SharedDir {
   std::string path;
   explicit SharedDir(const std::string& name) {
-    path = (fs::temp_directory_path() /
-            ("sphreverb_ckpt_" + name + "_np" + std::to_string(world_size())))
+    long pid = world_rank() == 0 ? static_cast<long>(::getpid()) : 0;
+    MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    path = (fs::temp_directory_path() / ("sphreverb_ckpt_" + name + "_np" +
+                                         std::to_string(world_size()) + "_" + std::to_string(pid)))
                .string();
     if (world_rank() == 0) fs::remove_all(path), fs::create_directories(path);
     MPI_Barrier(MPI_COMM_WORLD);
