@@ -15,15 +15,17 @@ docs/theory/walls.md), a point source at the emitter's centre and no air:
   per frequency (what the geometric part's image sources are with scattering 0);
   --spherical multiplies instead by Q = R + (1 - R) F(w), w = sqrt(i k r / 2) (cos(theta) + 1/zeta),
   F(w) = 1 + i sqrt(pi) w wofz(w), the spherical-wave reflection factor of a locally reacting plane
-  (Chien & Soroka 1975; Attenborough, Li & Horoshenkov, "Predicting outdoor sound" 2007, eq. 2.40),
+  (Chien & Soroka, J. Sound Vib. 43, 1975; Attenborough, Li & Horoshenkov, "Predicting outdoor
+  sound" 2007, ch. 2),
   r the image's whole path;
 - modal: the box's modes cos(n_x pi x / L_x) cos(..) cos(..), eigenfrequencies unchanged, each
   decaying at delta_n = (c / (2 zeta)) sum over absorbing faces 1 / (L_a e_a), e_a = 1 for n_a = 0
   and 1/2 otherwise (first order in the admittance 1/zeta: Morse & Ingard, "Theoretical
-  Acoustics" 1968, sec. 9.4; Kuttruff, "Room Acoustics", ch. 3): a wave model with the same walls.
+  Acoustics" 1968, ch. 9; Kuttruff, "Room Acoustics", ch. 3): a wave model with the same walls.
 
   v19_late_models.py SCENE SPH_DIR [--models images,modal] [--spherical] [--lag SAMPLES]
 
+The crossover is 0.7 c / (20 spacing), the join's default with the force walls' f_max (the disc is one).
 The SPH record lags the point-source models by the emitter's own delay; --lag (default 8 samples,
 0.18 ms: the direct sound's lag measured at five of the six receivers is 5-10 samples).
 """
