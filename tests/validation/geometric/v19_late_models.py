@@ -1,29 +1,42 @@
 #!/usr/bin/env python3
-"""V19 room (docs/validation.md, V19 (d)): the overlap octave's early / late levels of two
+"""V19 room (docs/validation.md, V19 (d)): the overlap octave's early / late levels of
 references against the SPH records, computed the way the join computes them
 (geometric/hybrid.hpp): the octave [crossover / 2, crossover] by LR4 high- and low-pass run
 forwards and backwards, the split where the SPH band's Schroeder curve has fallen 10 dB, the
 model scaled to the SPH band's whole energy, then 10 log10(E_model / E_sph) over [0, split) and
 [split, end).
 
-Models, both for the scene's box (rigid x_min, the other five faces one locally reacting wall of
+Models, all for the scene's box (its rigid faces rigid, the others one locally reacting wall of
 real normalised impedance zeta, zeta from the absorber's alpha_n on the hard branch,
 docs/theory/walls.md), a point source at the emitter's centre and no air:
 
+- exact: the box's Green's function per frequency (e^{-i w t}), (lap + k^2) G = -delta, with
+  the walls' condition dp/dn = i k beta p (beta = 1/zeta, n outward) on every face. The problem
+  separates: along each axis X'' = -kappa^2 X with X'(0) = -i k beta_0 X(0),
+  X'(L) = i k beta_1 X(L), solved by X = cos(kappa x) - i k beta_0 sin(kappa x) / kappa and
+  -(kappa^2 + k^2 beta_0 beta_1) sin(kappa L) / kappa - i k (beta_0 + beta_1) cos(kappa L) = 0
+  (Newton from the first-order kappa); these eigenfunctions are orthogonal in the bilinear
+  product (no conjugate), so G = sum X Y Z (r) X Y Z (r0) / (N_x N_y N_z (kappa^2 - k^2)),
+  N = int X^2 dx, over kappa^2 below (2 pi 4 kHz / c)^2 (Morse & Ingard, "Theoretical
+  Acoustics" 1968, ch. 9, for the box with impedance walls). No approximation beyond the wall
+  model and the truncation;
 - images: the specular image-source sum with the plane-wave reflection factor
   R(theta) = (zeta cos(theta) - 1) / (zeta cos(theta) + 1) per reflection, exact delays, summed
   per frequency (what the geometric part's image sources are with scattering 0);
   --spherical multiplies instead by Q = R + (1 - R) F(w), w = sqrt(i k r / 2) (cos(theta) + 1/zeta),
   F(w) = 1 + i sqrt(pi) w wofz(w), the spherical-wave reflection factor of a locally reacting plane
   (Chien & Soroka, J. Sound Vib. 43, 1975; Attenborough, Li & Horoshenkov, "Predicting outdoor
-  sound" 2007, ch. 2),
-  r the image's whole path;
-- modal: the box's modes cos(n_x pi x / L_x) cos(..) cos(..), eigenfrequencies unchanged, each
-  decaying at delta_n = (c / (2 zeta)) sum over absorbing faces 1 / (L_a e_a), e_a = 1 for n_a = 0
-  and 1/2 otherwise (first order in the admittance 1/zeta: Morse & Ingard, "Theoretical
-  Acoustics" 1968, ch. 9; Kuttruff, "Room Acoustics", ch. 3): a wave model with the same walls.
+  sound" 2007, ch. 2), r the image's whole path; --magnitude by |R(theta)| (a diagnostic: the
+  same energy per reflection, no inversion beyond cos(theta) = 1/zeta);
+- modal: the rigid box's modes, each decaying at its first-order rate in beta,
+  delta_n = (c beta / 2) sum over absorbing faces 1 / (L_a e_a), e_a = 1 for n_a = 0 and 1/2
+  otherwise (Kuttruff, "Room Acoustics", ch. 3). Not valid here for the modes grazing a face:
+  their wall-normal wavenumber is sqrt(2 k beta / L) ~ 1.8 / m at 450 Hz, not small against
+  pi / L, so it overstates their pressure, hence their loss, at the wall and their coherence
+  (a diagnostic of that approximation, not a reference).
 
-  v19_late_models.py SCENE SPH_DIR [--models images,modal] [--spherical] [--lag SAMPLES]
+  v19_late_models.py SCENE SPH_DIR [--models exact,images,modal] [--spherical | --magnitude]
+                     [--lag SAMPLES]
 
 The crossover is 0.7 c / (20 spacing), the join's default with the force walls' f_max (the disc is one).
 The SPH record lags the point-source models by the emitter's own delay; --lag (default 8 samples,
@@ -83,7 +96,7 @@ def axis_images(pos, length, ns):
     return out
 
 
-def images(sc, rcv, n, rate, spherical):
+def images(sc, rcv, n, rate, spherical, magnitude=False):
     nfft = 1 << int(np.ceil(np.log2(2 * n)))
     f = np.fft.rfftfreq(nfft, 1.0 / rate)
     sel = (f > 100.0) & (f < 2.5 * sc["crossover"])
@@ -93,6 +106,8 @@ def images(sc, rcv, n, rate, spherical):
 
     def factor(ct, r):
         R = (zeta * ct - 1.0) / (zeta * ct + 1.0)
+        if magnitude:
+            return abs(R)
         if not spherical:
             return R
         w = np.sqrt(0.5j * k * r) * (ct + 1.0 / zeta)
@@ -116,6 +131,55 @@ def images(sc, rcv, n, rate, spherical):
                 H += h
     X = np.zeros(f.size, complex)
     X[sel] = np.conj(H)  # numpy's e^{+i w t}
+    return np.fft.irfft(X, nfft)[:n] * rate
+
+
+def robin_axis(k, length, b0, b1, kmax):
+    """Eigenvalues kappa, norms N and the eigenfunction X(kappa, x) of one axis (module doc)."""
+    m = np.arange(0, int(length * kmax / np.pi) + 2)
+    eps = np.where(m == 0, 1.0, 2.0)
+    kap = np.sqrt(((m * np.pi / length) ** 2 - 1j * k * (b0 + b1) * eps / length).astype(complex))
+
+    def g(q):
+        return -(q * q + k * k * b0 * b1) * np.sinc(q * length / np.pi) * length - \
+            1j * k * (b0 + b1) * np.cos(q * length)
+
+    for _ in range(60 if (b0 or b1) else 0):
+        h = 1e-7 * (1.0 + abs(kap))
+        step = g(kap) * 2 * h / (g(kap + h) - g(kap - h))
+        kap = kap - step
+        if np.max(abs(step)) < 1e-12 * (1.0 + np.max(abs(kap))):
+            break
+
+    def X(q, x):
+        qx = np.outer(np.atleast_1d(x), q)
+        return np.cos(qx) - 1j * k * b0 * np.atleast_1d(x)[:, None] * np.sinc(qx / np.pi)
+
+    x = np.linspace(0.0, length, 801)
+    w = np.full(x.size, 2.0)
+    w[1::2] = 4.0
+    w[0] = w[-1] = 1.0
+    N = ((w * (x[1] - x[0]) / 3.0)[:, None] * X(kap, x) ** 2).sum(0)
+    return kap, N, X
+
+
+def exact(sc, rcv, n, rate):
+    nfft = 1 << int(np.ceil(np.log2(2 * n)))
+    f = np.fft.rfftfreq(nfft, 1.0 / rate)
+    sel = np.nonzero((f > 100.0) & (f < 2.5 * sc["crossover"]))[0]
+    kmax = 2 * np.pi * 4000.0 / C
+    X = np.zeros(f.size, complex)
+    for i in sel:
+        k = 2 * np.pi * f[i] / C
+        terms = []
+        for a in range(3):
+            b = [0.0 if sc["rigid"][2 * a + side] else 1.0 / sc["zeta"] for side in (0, 1)]
+            kap, N, fn = robin_axis(k, sc["L"][a], b[0], b[1], kmax)
+            terms.append((kap**2, fn(kap, rcv[a])[0] * fn(kap, sc["src"][a])[0] / N))
+        K2 = terms[0][0][:, None, None] + terms[1][0][None, :, None] + terms[2][0][None, None, :]
+        P = terms[0][1][:, None, None] * terms[1][1][None, :, None] * terms[2][1][None, None, :]
+        keep = K2.real < kmax**2
+        X[i] = np.conj((P[keep] / (K2[keep] - k * k)).sum())  # numpy's e^{+i w t}
     return np.fft.irfft(X, nfft)[:n] * rate
 
 
@@ -147,8 +211,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("scene")
     ap.add_argument("sph")
-    ap.add_argument("--models", default="images,modal")
+    ap.add_argument("--models", default="exact,images")
     ap.add_argument("--spherical", action="store_true")
+    ap.add_argument("--magnitude", action="store_true")
     ap.add_argument("--lag", type=int, default=8)
     a = ap.parse_args()
     sc = scene(a.scene)
@@ -164,7 +229,10 @@ def main():
         split = int(np.argmax(tail <= 0.1 * es.sum()))
         line = f"{name}: split {split / rate * 1e3:4.1f} ms"
         for m in models:
-            h = images(sc, rcv, s.size, rate, a.spherical) if m == "images" else modal(sc, rcv, s.size, rate)
+            model = {"exact": lambda: exact(sc, rcv, s.size, rate),
+                     "images": lambda: images(sc, rcv, s.size, rate, a.spherical, a.magnitude),
+                     "modal": lambda: modal(sc, rcv, s.size, rate)}[m]
+            h = model()
             hb = np.roll(overlap_band(h, rate, lo, hi), a.lag)
             g2 = es.sum() / (hb**2).sum()
             early = 10 * np.log10(g2 * (hb[:split] ** 2).sum() / es[:split].sum())
@@ -174,7 +242,7 @@ def main():
         print(line, flush=True)
     for m in models:
         early, late = np.array(res[m]).mean(0)
-        print(f"mean of {len(res[m])} receivers, {m}{' (spherical Q)' if m == 'images' and a.spherical else ''}: "
+        print(f"mean of {len(res[m])} receivers, {m}{' (spherical Q)' if m == 'images' and a.spherical else ''}{' (|R|)' if m == 'images' and a.magnitude else ''}: "
               f"early {early:+.2f} dB, late {late:+.2f} dB")
 
 
