@@ -36,7 +36,10 @@ docs/theory/walls.md), a point source at the emitter's centre and no air:
   (a diagnostic of that approximation, not a reference).
 
   v19_late_models.py SCENE SPH_DIR [--models exact,images,modal] [--spherical | --magnitude]
-                     [--lag SAMPLES]
+                     [--lag SAMPLES] [--pad K]
+
+Besides the levels, each model's overlap-band response is correlated with the SPH one's
+(1: the same waveform up to a gain).
 
 The crossover is 0.7 c / (20 spacing), the join's default with the force walls' f_max (the disc is one).
 The SPH record lags the point-source models by the emitter's own delay; --lag (default 8 samples,
@@ -215,6 +218,9 @@ def main():
     ap.add_argument("--spherical", action="store_true")
     ap.add_argument("--magnitude", action="store_true")
     ap.add_argument("--lag", type=int, default=8)
+    ap.add_argument("--pad", type=int, default=1,
+                    help="the exact response over PAD record lengths (its spectrum's period), "
+                         "for walls that decay slower than the record")
     a = ap.parse_args()
     sc = scene(a.scene)
     models = a.models.split(",")
@@ -229,7 +235,7 @@ def main():
         split = int(np.argmax(tail <= 0.1 * es.sum()))
         line = f"{name}: split {split / rate * 1e3:4.1f} ms"
         for m in models:
-            model = {"exact": lambda: exact(sc, rcv, s.size, rate),
+            model = {"exact": lambda: exact(sc, rcv, a.pad * s.size, rate)[: s.size],
                      "images": lambda: images(sc, rcv, s.size, rate, a.spherical, a.magnitude),
                      "modal": lambda: modal(sc, rcv, s.size, rate)}[m]
             h = model()
@@ -238,7 +244,8 @@ def main():
             early = 10 * np.log10(g2 * (hb[:split] ** 2).sum() / es[:split].sum())
             late = 10 * np.log10(g2 * (hb[split:] ** 2).sum() / es[split:].sum())
             res[m].append((early, late))
-            line += f" | {m} early {early:+.2f} late {late:+.2f} dB"
+            corr = np.dot(sb, hb) / np.sqrt(es.sum() * (hb**2).sum())
+            line += f" | {m} early {early:+.2f} late {late:+.2f} dB, correlation {corr:.2f}"
         print(line, flush=True)
     for m in models:
         early, late = np.array(res[m]).mean(0)
