@@ -36,7 +36,7 @@ docs/theory/walls.md), a point source at the emitter's centre and no air:
   (a diagnostic of that approximation, not a reference).
 
   v19_late_models.py SCENE SPH_DIR [--models exact,images,modal] [--spherical | --magnitude]
-                     [--lag SAMPLES] [--pad K]
+                     [--lag SAMPLES] [--pad K] [--max-late DB]
 
 Besides the levels, each model's overlap-band response is correlated with the SPH one's
 (1: the same waveform up to a gain).
@@ -221,6 +221,9 @@ def main():
     ap.add_argument("--pad", type=int, default=1,
                     help="the exact response over PAD record lengths (its spectrum's period), "
                          "for walls that decay slower than the record")
+    ap.add_argument("--max-late", type=float, default=None,
+                    help="exit 1 unless the first model's late level, mean over the receivers, "
+                         "is within this many dB of the SPH's")
     a = ap.parse_args()
     sc = scene(a.scene)
     models = a.models.split(",")
@@ -247,11 +250,17 @@ def main():
             corr = np.dot(sb, hb) / np.sqrt(es.sum() * (hb**2).sum())
             line += f" | {m} early {early:+.2f} late {late:+.2f} dB, correlation {corr:.2f}"
         print(line, flush=True)
+    status = 0
     for m in models:
         early, late = np.array(res[m]).mean(0)
+        if a.max_late is not None and m == models[0] and not abs(late) <= a.max_late:
+            status = 1
         print(f"mean of {len(res[m])} receivers, {m}{' (spherical Q)' if m == 'images' and a.spherical else ''}{' (|R|)' if m == 'images' and a.magnitude else ''}: "
               f"early {early:+.2f} dB, late {late:+.2f} dB")
+    if a.max_late is not None:
+        print(f"{models[0]} late level within {a.max_late} dB: {'no (FAIL)' if status else 'yes'}")
+    return status
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
