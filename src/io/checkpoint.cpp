@@ -778,6 +778,12 @@ void check_compatible(const Checkpoint& c, const Scene& s, std::int64_t scene_pa
     refuse("the scene has " + std::to_string(scene_particles) + " particles, the checkpoint " +
            std::to_string(c.particles));
   if (s.derived.dt != c.dt) refuse("the time step differs");
+  bool reacting = false;
+  for (const WallImpedance& z : s.derived.room_reacting) reacting = reacting || z.mass > 0.0;
+  if (s.derived.mirror_room && reacting && !c.state.particles.face_state)
+    refuse(
+        "the scene's reacting mirror faces need their face-element state "
+        "(/particles/face_displacement, /particles/face_velocity), which the checkpoint lacks");
   std::vector<std::string> names;
   for (const ReceiverSpec& r : s.receivers) names.push_back(r.name);
   if (names != c.receiver_names) refuse("the receivers differ");
