@@ -3,7 +3,7 @@
     python3 -m sphreverb_post validate v15 OUTDIR --source NAME --receivers R1 R2 ... --tone HZ
         [--ends LO HI] [--axis 0] [--c 343] [--window 0.003] [--start 0.0025] [--tol 0.005]
         [--json FILE] [--reflector NAME --burst SECONDS [--onset SECONDS] [--subtract RUN]
-        [--direct]]
+        [--direct]] [--level A B [--level-tol DB]]
 
 Source and receiver paths (linear keyframes, or fixed positions) are read from the scene echoed
 in OUTDIR/summary.json ([emitter.NAME] path/position, [receiver.NAME] path/position, command-line
@@ -36,6 +36,21 @@ field with the moving plate (exact where the air is linear in the tone; the cros
 tone with the plate's own field are of second order). --direct (with --reflector) also measures
 the incident tone at each receiver, before the reflection arrives, against the tone itself
 (a control of the same record; rows named "NAME direct", judged by the same --tol).
+
+--level A B (a moving source, receivers A and B at rest, in a duct: plane waves): the level of
+the tone at A over its level at B, against the convective amplification of a moving monopole.
+The source adds mass at the rate rho0 Q(t) at x_s(t), Q fixed in its own frame
+(model/point_source.hpp); the 1-D Green's function of (1/c^2) p_tt - p_xx = (rho0/A) dQ/dt
+delta(x - x_s(t)) gives p(x, t) = rho0 c Q(tau) dtau/dt / (2A), tau the emission time:
+dtau/dt = 1 / (1 - M cos theta), the same factor as the frequency's, so A / B =
+(1 + M) / (1 - M) ahead of and behind a source at Mach M. The model's two smoothings act at the
+wavenumber k = 2 pi f' / c each receiver hears (f' the shifted frequency): the source's Gaussian
+of standard deviation s = width dx, exp(-k^2 s^2 / 2) (its spectrum along the duct: the
+cross-section's integral of the 3-D Gaussian is the 1-D one), and the receiver's kernel
+interpolation, the kernel's 3-D Fourier transform at k. The level of a window is the mean
+envelope of the band-passed analytic signal divided by the band-pass's zero-phase gain |H(f')|^2
+at the predicted frequency; a receiver's level is the mean over its windows (the frequency's
+windows). Pass also needs |20 log10(measured / predicted ratio)| <= --level-tol dB.
 """
 import argparse
 import json
@@ -43,7 +58,7 @@ import os
 import sys
 
 import numpy as np
-from scipy.signal import butter, hilbert, sosfiltfilt
+from scipy.signal import butter, hilbert, sosfiltfilt, sosfreqz
 
 from sphreverb_post import read_receiver
 
@@ -200,6 +215,60 @@ def reflector_windows(args, name, rec, src, plate, t, phase, win, edge):
     return rows
 
 
+def kernel_transform(kind, h, k):
+    """The 3-D Fourier transform of a smoothing kernel (physics/kernel.hpp, support 2h, unit
+    integral) at wavenumber k (rad/m): int W(r) sin(kr)/(kr) 4 pi r^2 dr, by quadrature."""
+    r = np.linspace(0.0, 2.0 * h, 4001)
+    q = r / h
+    if kind == "wendland_c2":
+        w = (1.0 - 0.5 * q) ** 4 * (2.0 * q + 1.0)
+    elif kind == "cubic_spline":
+        w = np.where(q < 1.0, 1.0 - 1.5 * q * q + 0.75 * q ** 3, 0.25 * (2.0 - q) ** 3)
+    else:
+        raise ValueError(f"unknown kernel {kind}")
+    shell = w * r * r
+    return float(np.trapz(shell * np.sinc(k * r / np.pi), r) / np.trapz(shell, r))
+
+
+def smoothing_gain(f_heard, c, sigma, kernel, h):
+    """The pressure gain of the source's Gaussian (standard deviation sigma, m) and the receiver's
+    kernel (kind, h m) on a plane wave of frequency f_heard (Hz)."""
+    k = 2.0 * np.pi * f_heard / c
+    return float(np.exp(-0.5 * (k * sigma) ** 2)) * kernel_transform(kernel, h, k)
+
+
+def level_check(args, sec, summary, rows, tone_sos, rate):
+    """Per receiver of --level: measured and predicted level (arbitrary common unit), and the
+    ratio's error in dB. Rows carry "amplitude" (the window's level, band-pass undone)."""
+    spacing = float(sec["fluid"]["spacing"])
+    source = sec[f"emitter.{args.source}"]
+    sigma = float(source.get("width", "1.5")) * spacing  # config/schema.cpp: width default 1.5
+    kernel = sec.get("fluid", {}).get("kernel", "wendland_c2")
+    h = float(summary["derived"]["h_m"])
+    out = {}
+    for name in args.level:
+        rr = [r for r in rows if r["receiver"] == name]
+        heard = np.array([r["predicted_Hz"] for r in rr])
+        _, H = sosfreqz(tone_sos, worN=heard, fs=rate)
+        amps = np.array([r["amplitude"] for r in rr]) / np.abs(H) ** 2
+        for r, a in zip(rr, amps):
+            r["level"] = float(a)
+        convective = heard / args.tone  # dtau/dt
+        model = np.array([smoothing_gain(f, args.c, sigma, kernel, h) for f in heard])
+        out[name] = {"measured": float(np.mean(amps)),
+                     "scatter": float(np.std(amps) / np.mean(amps)),
+                     "convective": float(np.mean(convective)),
+                     "predicted": float(np.mean(convective * model))}
+    a, b = (out[n] for n in args.level)
+    ratio = a["measured"] / b["measured"]
+    result = {"receivers": list(args.level), "per_receiver": out, "ratio": ratio,
+              "ratio_dB": float(20 * np.log10(ratio)),
+              "convective_ratio_dB": float(20 * np.log10(a["convective"] / b["convective"])),
+              "predicted_ratio_dB": float(20 * np.log10(a["predicted"] / b["predicted"]))}
+    result["error_dB"] = result["ratio_dB"] - result["predicted_ratio_dB"]
+    return result
+
+
 def main(argv=None, prog=None):
     ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -223,12 +292,19 @@ def main(argv=None, prog=None):
                     help="with --reflector: the same run with the tone silenced, subtracted")
     ap.add_argument("--direct", action="store_true",
                     help="with --reflector: also the incident tone before the reflection (control)")
+    ap.add_argument("--level", nargs=2, metavar=("A", "B"),
+                    help="moving source, receivers at rest: level at A over level at B")
+    ap.add_argument("--level-tol", type=float, default=0.2, help="with --level: dB")
     args = ap.parse_args(argv)
     if args.reflector and args.burst is None:
         print("V15 Doppler: bad input: --reflector needs --burst", file=sys.stderr)
         return 2
     if (args.subtract or args.direct) and not args.reflector:
         print("V15 Doppler: bad input: --subtract and --direct need --reflector", file=sys.stderr)
+        return 2
+    if args.level and (args.reflector or any(n not in args.receivers for n in args.level)):
+        print("V15 Doppler: bad input: --level needs two of --receivers and no --reflector",
+              file=sys.stderr)
         return 2
     try:
         sec = scene_sections(args.outdir)
@@ -256,7 +332,8 @@ def main(argv=None, prog=None):
             # whose high-pass transient is a slow swing beside the tone.
             sos = butter(4, [0.5 * args.tone, 2.0 * args.tone], btype="bandpass", fs=rate,
                          output="sos")
-            phase = np.unwrap(np.angle(hilbert(sosfiltfilt(sos, x))))
+            analytic = hilbert(sosfiltfilt(sos, x))
+            phase, envelope = np.unwrap(np.angle(analytic)), np.abs(analytic)
             moving_until = max(src.end(), rec.end())
             win = int(round(args.window * rate))
             edge = win  # Hilbert edge effects at the record's ends
@@ -285,9 +362,16 @@ def main(argv=None, prog=None):
                                          - emission_time(tm - dt, rec, src, args.c)) / (2 * dt)
                 rows.append({"receiver": name, "t_s": float(tm), "measured_Hz": float(measured),
                              "predicted_Hz": float(predicted),
-                             "error": float(measured / predicted - 1.0)})
+                             "error": float(measured / predicted - 1.0),
+                             "amplitude": float(np.mean(envelope[i0:i0 + win]))})
             if not any(r["receiver"] == name for r in rows):
                 raise ValueError(f"{name}: no window hears the moving part of the run")
+            if args.level and name in args.level and rec.t.size > 1:
+                raise ValueError(f"--level: [receiver.{name}] moves")
+        level = None
+        if args.level:
+            with open(os.path.join(args.outdir, "summary.json")) as f:
+                level = level_check(args, sec, json.load(f), rows, sos, rate)
     except (OSError, ValueError, KeyError) as e:
         print(f"V15 Doppler: bad input: {e}", file=sys.stderr)
         return 2
@@ -306,10 +390,24 @@ def main(argv=None, prog=None):
               f"mean error {100 * (m / p - 1):+.3f} %, worst window {100 * e:.3f} %")
     print(f"V15 Doppler: worst window {100 * worst:.3f} % (threshold {100 * args.tol:.2f} %) "
           f"{'PASS' if ok else 'FAIL'}")
+    if level is not None:
+        a, b = level["receivers"]
+        for name in level["receivers"]:
+            r = level["per_receiver"][name]
+            print(f"  level {name:<12} {r['measured']:.5g} (window scatter "
+                  f"{100 * r['scatter']:.2f} %), 1/(1 - M cos theta) = {r['convective']:.4f}")
+        level_ok = abs(level["error_dB"]) <= args.level_tol
+        print(f"V15 level: {a}/{b} {level['ratio_dB']:+.3f} dB, predicted "
+              f"{level['predicted_ratio_dB']:+.3f} dB (convective "
+              f"{level['convective_ratio_dB']:+.3f} dB, with the source's Gaussian and the "
+              f"receiver's kernel), error {level['error_dB']:+.3f} dB (threshold "
+              f"{args.level_tol:.2f} dB) {'PASS' if level_ok else 'FAIL'}")
+        ok = ok and level_ok
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"case": "V15", "title": "Doppler shift",
                        "measured": f"worst window {100 * worst:.3f} %",
                        "threshold": f"{100 * args.tol:.2f} %", "pass": bool(ok),
-                       "worst_relative_error": worst, "windows": rows}, f, indent=2)
+                       "worst_relative_error": worst, "windows": rows,
+                       "level": level}, f, indent=2)
     return 0 if ok else 1
