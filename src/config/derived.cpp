@@ -107,7 +107,8 @@ void derive_materials(Scene& s) {
 // band-fitted material, else force walls. A resistive mirror wall is Z = R alone (no layer mass,
 // no spring: the ghost images sit on the geometric face), so it absorbs alpha at every frequency;
 // a band-fitted one is the fitted Z = R + j(wM - K/w) itself, a face element per first-layer
-// particle (mirror_walls.hpp). `auto` keeps force walls for band-fitted materials.
+// particle (mirror_walls.hpp). `auto` takes mirror walls unless a face's material is given by
+// stiffness and damping (the spring form), which only force walls carry.
 void derive_room_walls(const Reader& r, Scene& s) {
   Derived& d = s.derived;
   if (!s.room.present) return;
@@ -131,7 +132,7 @@ void derive_room_walls(const Reader& r, Scene& s) {
     d.mirror_room = true;
     for (const std::string& name : s.room.face_material) {
       const MaterialSpec& m = s.material(name);
-      d.mirror_room = d.mirror_room && mirrorable(m) && !bands(m);
+      d.mirror_room = d.mirror_room && mirrorable(m);
     }
   }
   for (int face = 0; face < 6 && d.mirror_room; ++face) {

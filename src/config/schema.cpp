@@ -207,7 +207,7 @@ std::vector<KeySpec> make_schema() {
   k.push_back(choice("room", "walls", words_of(room_wall_names()), "auto",
                      "How the faces are built: mirror ghost particles (rigid, resistive for one "
                      "broadband absorption, reacting for absorption_bands), tethered force walls "
-                     "(any material), auto = mirror when every face is rigid or broadband"));
+                     "(any material), auto = mirror unless a face's material is given by stiffness/damping"));
   for (int f = 0; f < 6; ++f) {
     k.push_back(text("room", room_face_key(f), "", "`material`",
                      "Material of one face (" + room_face_key(f).substr(9) +

@@ -327,9 +327,9 @@ TEST(SceneErrors, BinauralNeedsAnAmbisonicReceiver) {
                   {"[output] hrtf", "no_such_hrtf.sofa"});
 }
 
-// The room's faces: mirror walls for rigid and broadband-absorbing materials (per face), force
-// walls for bands or springs under `auto`; `walls = mirror` makes band-fitted faces reacting
-// mirror walls and refuses springs.
+// The room's faces: mirror walls for rigid, broadband-absorbing and band-fitted materials (per
+// face; band-fitted faces react with the fitted wall), force walls for springs under `auto`;
+// `walls = mirror` refuses springs.
 TEST(SceneParse, RoomFacesAndTheirWalls) {
   const std::string rooms = replace(kMinimal, "max = 1 1 1\n",
                                     "max = 1 1 1\nmaterial_z_min = carpet\n"
@@ -345,9 +345,11 @@ TEST(SceneParse, RoomFacesAndTheirWalls) {
   EXPECT_FALSE(parse_scene(rooms, kPath, {{"room.walls", "tethered"}}).derived.mirror_room);
   const std::string bands =
       replace(rooms, "absorption = 0.5", "absorption_bands = 0.1 0.2 0.3 0.4 0.5 0.5");
-  EXPECT_FALSE(parse_scene(bands, kPath).derived.mirror_room);  // auto: tethered
-  // mirror: the band-fitted face reacts with the fitted wall, the others stay rigid.
-  const Scene reacting = parse_scene(bands, kPath, {{"room.walls", "mirror"}});
+  EXPECT_FALSE(parse_scene(bands, kPath, {{"room.walls", "tethered"}}).derived.mirror_room);
+  // auto (as mirror): the band-fitted face reacts with the fitted wall, the others stay rigid.
+  EXPECT_EQ(parse_scene(bands, kPath).derived.room_reacting[4].mass,
+            parse_scene(bands, kPath, {{"room.walls", "mirror"}}).derived.room_reacting[4].mass);
+  const Scene reacting = parse_scene(bands, kPath);
   EXPECT_TRUE(reacting.derived.mirror_room);
   const WallImpedance& fitted = reacting.material("carpet").impedance;
   EXPECT_GT(fitted.mass, 0.0);
@@ -357,6 +359,7 @@ TEST(SceneParse, RoomFacesAndTheirWalls) {
   EXPECT_EQ(reacting.derived.room_admittance[4], 0.0);
   for (int f : {0, 1, 2, 3, 5}) EXPECT_EQ(reacting.derived.room_reacting[f].mass, 0.0) << f;
   const std::string springs = replace(rooms, "absorption = 0.5", "stiffness = 1e5");
+  EXPECT_FALSE(parse_scene(springs, kPath).derived.mirror_room);  // auto: tethered
   expect_mentions(error_of(springs, {{"room.walls", "mirror"}}),
                   {"[room] walls", "carpet", "material_z_min", "stiffness"});
   expect_mentions(error_of(kMinimal, {{"room.walls", "glass"}}), {"[room] walls", "glass"});

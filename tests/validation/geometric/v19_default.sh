@@ -3,15 +3,31 @@
 # rays) joined with the SPH records of `sphreverb run configs/small_room.ini` (left.raw.wav,
 # right.raw.wav in tests/validation/geometric/small_room_sph/: 100 ms; a receiver's record does
 # not depend on the rank count or on [hybrid]), then the join's checks (v19_check.py; its
-# options, e.g. --only levels, follow OUTDIR).
-#   v19_default.sh GEOMETRIC_ROOM OUTDIR [v19_check.py options ...]
+# options, e.g. --only levels, follow OUTDIR). --seeds K joins the [hybrid] seeds 1 ... K
+# (about 10 s of CPU each) and takes the full responses' octave decay times from their mean band
+# energy; the levels are seed 1's.
+#   v19_default.sh GEOMETRIC_ROOM OUTDIR [--seeds K] [v19_check.py options ...]
 set -euo pipefail
 tool=$1 out=$2
 shift 2
+seeds=1
+if [[ ${1:-} == --seeds ]]; then
+  seeds=$2
+  shift 2
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 post=$(cd "$here/../../../postproc" && pwd)
 rm -rf "$out"
 mkdir -p "$out"
-"$tool" "$here/../../../configs/small_room.ini" hybrid.rays=100000 sph="$here/small_room_sph" \
-  out="$out"
-PYTHONPATH=$post /usr/bin/python3 "$here/v19_check.py" "$out" --sph "$here/small_room_sph" "$@"
+dirs=()
+for ((k = 1; k <= seeds; ++k)); do
+  dir=$out
+  [[ $seeds -eq 1 ]] || { dir=$out/seed$k; mkdir -p "$dir"; }
+  "$tool" "$here/../../../configs/small_room.ini" hybrid.rays=100000 hybrid.seed=$k \
+    sph="$here/small_room_sph" out="$dir"
+  dirs+=("$dir")
+done
+realisations=()
+[[ $seeds -eq 1 ]] || realisations=(--realisations "${dirs[@]:1}")
+PYTHONPATH=$post /usr/bin/python3 "$here/v19_check.py" "${dirs[0]}" --sph "$here/small_room_sph" \
+  "${realisations[@]}" "$@"
