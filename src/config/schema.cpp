@@ -258,8 +258,20 @@ std::vector<KeySpec> make_schema() {
   k.push_back(text(bnd, "path", "", "none",
                    "Keyframes 't x y z; t x y z; ...' (s of stage 2, m) of the centre: a moving "
                    "object (translated, walking speeds; at most 0.3 c), inside the fill box"));
+  k.push_back(text(bnd, "rotation", "", "none",
+                   "Keyframes 't angle; t angle; ...' (s of stage 2, degrees) of a turn about "
+                   "`axis` through `pivot` (a door on its hinge); the shape as written is its "
+                   "pose at the first keyframe; its fastest surface point at most 0.3 c"));
+  k.push_back(note(vector(bnd, "axis", "", "", "",
+                          "Axis of the rotation, non-zero (normalised; right-hand rule)"),
+                   "required with rotation"));
+  k.push_back(note(vector(bnd, "pivot", "m", "", "",
+                          "A point of the rotation's axis (the hinge), at the first keyframe's "
+                          "pose; moves with the path"),
+                   "`center`"));
   k.push_back(choice(bnd, "interpolation", words_of(interpolation_names()), "linear",
-                     "Between keyframes: linear, or smooth (as [emitter.NAME] interpolation)"));
+                     "Between keyframes of path and rotation: linear, or smooth (as "
+                     "[emitter.NAME] interpolation)"));
   k.push_back(choice(bnd, "wall", words_of(boundary_wall_names()), "tethered",
                      "tethered: a force wall (any material, may move); ghost: fixed ghost "
                      "particles with the solid behind the surface (exact, edges shared with "
