@@ -232,7 +232,8 @@ Wall moving_object(const BoundarySpec& b) {
   Wall w;
   w.shape = WallShape::from(Shape{b.shape, b.center, b.normal, b.width, b.height, b.radius});
   if (b.path.size() > 1) w.path = Path(b.path, b.interpolation);
-  if (b.rotation.size() > 1) w.rotation = RotationPath(b.rotation, b.interpolation, b.axis, b.pivot);
+  if (b.rotation.size() > 1)
+    w.rotation = RotationPath(b.rotation, b.interpolation, b.axis, b.pivot);
   return w;
 }
 
@@ -312,8 +313,8 @@ void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
     r.fail(section, "rotation",
            "the segment from " + where(static_cast<std::size_t>(segment)) + " turns at " +
                format_number(rate * 180.0 / M_PI) + " deg/s: its surface " +
-               format_number(w.reach()) + " m from the axis moves at up to " +
-               format_number(v) + " m/s, above the limit " + format_number(kMaxPathMach) +
+               format_number(w.reach()) + " m from the axis moves at up to " + format_number(v) +
+               " m/s, above the limit " + format_number(kMaxPathMach) +
                " c = " + format_number(limit) + " m/s");
   // The points the surface must keep clear of at time t, with their names.
   const double margin = 0.5 * s.fluid.spacing;
@@ -336,12 +337,12 @@ void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
     const auto fail = [&](const std::string& what, double d) {
       r.fail(section, "rotation",
              keyframe() + ": at t = " + format_number(t) + " s its surface passes " +
-                 format_number(d) + " m from " + what + " (closer than dx/2 = " +
-                 format_number(margin) + " m)");
+                 format_number(d) + " m from " + what +
+                 " (closer than dx/2 = " + format_number(margin) + " m)");
     };
     for (const auto& rec : s.receivers) {
-      const Vec3 x = rec.path.size() > 1 ? Path(rec.path, rec.interpolation).position(t)
-                                         : rec.position;
+      const Vec3 x =
+          rec.path.size() > 1 ? Path(rec.path, rec.interpolation).position(t) : rec.position;
       if (const double d = now.distance(x); d < margin) fail("[receiver." + rec.name + "]", d);
     }
     if (const double d = now.distance(e.center); d < margin) fail("the emitter's centre", d);

@@ -223,7 +223,7 @@ void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
     b.material = "rigid";
     r.require(sec, "shape", "rectangle, disc or cylinder");
     r.get_enum(sec, "shape", b.shape, shape_names());
-    std::vector<std::string> keys = {"shape",    "center", "normal", "material", "path",
+    std::vector<std::string> keys = {"shape",    "center", "normal", "material",      "path",
                                      "rotation", "axis",   "pivot",  "interpolation", "wall"};
     switch (b.shape) {
       case ShapeKind::Rectangle:

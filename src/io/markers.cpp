@@ -28,7 +28,8 @@ SceneMarkers scene_markers(const Scene& scene, double t) {
     Wall w;
     w.shape = WallShape::from(Shape{b.shape, b.center, b.normal, b.width, b.height, b.radius});
     if (b.path.size() > 1) w.path = Path(b.path, b.interpolation);
-    if (b.rotation.size() > 1) w.rotation = RotationPath(b.rotation, b.interpolation, b.axis, b.pivot);
+    if (b.rotation.size() > 1)
+      w.rotation = RotationPath(b.rotation, b.interpolation, b.axis, b.pivot);
     const std::size_t first = m.objects.vertices.size();
     append_triangles(w.shape, m.objects.surface_names.size(), m.objects);
     for (std::size_t v = first; v < m.objects.vertices.size(); ++v)

@@ -193,8 +193,9 @@ void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
     const Wall& w = walls[t.wall];
     const bool object = w.follows_path();
     const Vec3 x = p.position(t.particle);
-    const WallProbe pr = object ? posed[t.wall].probe(x) : w.shape.probe(x, w.moving ? w.shape.normal * shift : Vec3{});
-    const Vec3 v_wall = !object                 ? Vec3{}
+    const WallProbe pr = object ? posed[t.wall].probe(x)
+                                : w.shape.probe(x, w.moving ? w.shape.normal * shift : Vec3{});
+    const Vec3 v_wall = !object               ? Vec3{}
                         : w.rotation.moving() ? w.velocity_at(x, time + 0.5 * dt)
                                               : velocities[t.wall];
     const double wall_speed = w.moving ? speed * dot(w.shape.normal, pr.normal)

@@ -19,8 +19,8 @@ Vec3 rotate_about(const Vec3& r, const Vec3& a, double angle) {
   return r * c + cross(a, r) * s + a * (dot(a, r) * (1.0 - c));
 }
 
-RotationPath::RotationPath(const std::vector<AngleKeyframe>& keyframes, PathInterpolation interpolation,
-                   const Vec3& axis, const Vec3& pivot)
+RotationPath::RotationPath(const std::vector<AngleKeyframe>& keyframes,
+                           PathInterpolation interpolation, const Vec3& axis, const Vec3& pivot)
     : angle_(as_path(keyframes), interpolation), axis_(normalized(axis)), pivot_(pivot) {}
 
 double RotationPath::angle(double t) const {

@@ -18,9 +18,9 @@
 #include "sphreverb/core/vec3.hpp"
 #include "sphreverb/model/emitter.hpp"  // Drive
 #include "sphreverb/model/mesh.hpp"
-#include "sphreverb/model/path.hpp"   // Keyframe, PathInterpolation
+#include "sphreverb/model/path.hpp"           // Keyframe, PathInterpolation
 #include "sphreverb/model/rotation_path.hpp"  // AngleKeyframe
-#include "sphreverb/model/shape.hpp"  // ShapeKind
+#include "sphreverb/model/shape.hpp"          // ShapeKind
 #include "sphreverb/physics/eos.hpp"
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/physics/lattice_gradient.hpp"
@@ -126,8 +126,8 @@ struct BoundarySpec {
   // empty: fixed at center.
   std::vector<Keyframe> path;
   PathInterpolation interpolation = PathInterpolation::Linear;  // of path and rotation
-  // A turning object (model/rotation_path.hpp): keyframes of its angle (rad; the shape as written is
-  // its pose at the first one) about `axis` (unit) through `pivot` (m, default center); empty:
+  // A turning object (model/rotation_path.hpp): keyframes of its angle (rad; the shape as written
+  // is its pose at the first one) about `axis` (unit) through `pivot` (m, default center); empty:
   // it does not turn.
   std::vector<AngleKeyframe> rotation;
   Vec3 axis;

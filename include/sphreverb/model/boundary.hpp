@@ -26,8 +26,8 @@
 // acceleration that makes the kick v+ = v- + dt a produce exactly this v+.
 //
 // Moving objects. A wall with a path (`[boundary.NAME] path`) and/or a rotation (`rotation`,
-// `axis`, `pivot`; rotation_path.hpp) moves rigidly. Its pose at time t maps a point x of the shape as
-// written (its pose at t = 0) to
+// `axis`, `pivot`; rotation_path.hpp) moves rigidly. Its pose at time t maps a point x of the shape
+// as written (its pose at t = 0) to
 //
 //     x(t) = pivot(t) + R(t) (x - pivot),   pivot(t) = pivot + path.position(t) - center
 //
@@ -82,12 +82,12 @@ struct WallShape {
 
 struct Wall {
   WallShape shape;
-  double stiffness = 0.0;  // Pa/m
-  double damping = 0.0;    // Pa s/m
-  double mass = 0.0;       // kg/m^2, added areal mass
-  bool moving = false;     // the emitter: shifted by its displacement along its normal
-  Path path{};             // a moving object: the centre's path (empty or one keyframe: fixed)
-  RotationPath rotation{};     // a moving object: its turn about an axis (no keyframes: none)
+  double stiffness = 0.0;   // Pa/m
+  double damping = 0.0;     // Pa s/m
+  double mass = 0.0;        // kg/m^2, added areal mass
+  bool moving = false;      // the emitter: shifted by its displacement along its normal
+  Path path{};              // a moving object: the centre's path (empty or one keyframe: fixed)
+  RotationPath rotation{};  // a moving object: its turn about an axis (no keyframes: none)
 
   // A moving object: it follows a path, turns, or both.
   bool follows_path() const { return path.moving() || rotation.moving(); }

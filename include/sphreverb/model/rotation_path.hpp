@@ -30,7 +30,7 @@ class RotationPath {
   RotationPath() = default;
   // Pre: keyframes non-empty with strictly increasing times; axis non-zero (normalised here).
   RotationPath(const std::vector<AngleKeyframe>& keyframes, PathInterpolation interpolation,
-           const Vec3& axis, const Vec3& pivot);
+               const Vec3& axis, const Vec3& pivot);
 
   bool moving() const { return angle_.moving(); }
   const Vec3& axis() const { return axis_; }    // unit

@@ -39,7 +39,7 @@ TEST(RotationPath, AngleIsRelativeToTheFirstKeyframe) {
   // 10 -> 100 degrees in 1 s, then back to 40 degrees by t = 3 s (linear).
   const double deg = kPi / 180.0;
   const RotationPath r({{1.0, 10 * deg}, {2.0, 100 * deg}, {3.0, 40 * deg}},
-                   PathInterpolation::Linear, {0, 0, 2}, {1, 2, 3});
+                       PathInterpolation::Linear, {0, 0, 2}, {1, 2, 3});
   ASSERT_TRUE(r.moving());
   expect_vec_near(r.axis(), {0, 0, 1}, 0.0);
   EXPECT_EQ(r.angle(0.0), 0.0);  // before the first keyframe: the shape as written
@@ -66,8 +66,8 @@ Wall door() {
   b.kind = ShapeKind::Rectangle, b.center = {1, 1, 1}, b.normal = {1, 0, 0};
   b.width = 0.8, b.height = 2.0;  // u = -y, v = -z (scene-reference.md `size`)
   Wall w{WallShape::from(b), 1e6, 0.0, 0.0, false, {}};
-  w.rotation =
-      RotationPath({{0.0, 0.0}, {1.0, 0.5 * kPi}}, PathInterpolation::Linear, {0, 0, 1}, {1, 1.4, 1});
+  w.rotation = RotationPath({{0.0, 0.0}, {1.0, 0.5 * kPi}}, PathInterpolation::Linear, {0, 0, 1},
+                            {1, 1.4, 1});
   return w;
 }
 
@@ -92,7 +92,7 @@ TEST(RotatingObject, HingedDoorPose) {
   const WallProbe pr = open.probe({1.6, 1.45, 1.5});
   EXPECT_TRUE(pr.in_extent);
   EXPECT_NEAR(pr.distance, 0.05, 1e-15);
-  EXPECT_FALSE(open.probe({0.9, 1.45, 1.5}).in_extent);  // behind the hinge: off the door
+  EXPECT_FALSE(open.probe({0.9, 1.45, 1.5}).in_extent);     // behind the hinge: off the door
   EXPECT_NEAR(open.distance({2.0, 1.4, 1.0}), 0.2, 1e-15);  // beyond the far edge
 }
 
