@@ -103,32 +103,43 @@ void derive_materials(Scene& s) {
   }
 }
 
-// The room's walls: mirror particles for a rigid or resistive (one broadband alpha) material,
-// else force walls. A resistive mirror wall is Z = R alone (no layer mass, no spring: the ghost
-// images sit on the geometric face), so it absorbs alpha at every frequency.
+// The room's walls: mirror particles for a rigid, resistive (one broadband alpha) or
+// band-fitted material, else force walls. A resistive mirror wall is Z = R alone (no layer mass,
+// no spring: the ghost images sit on the geometric face), so it absorbs alpha at every frequency;
+// a band-fitted one is the fitted Z = R + j(wM - K/w) itself, a face element per first-layer
+// particle (mirror_walls.hpp). `auto` keeps force walls for band-fitted materials.
 void derive_room_walls(const Reader& r, Scene& s) {
   Derived& d = s.derived;
   if (!s.room.present) return;
+  const auto bands = [](const MaterialSpec& m) {
+    return !m.rigid && m.absorption.size() == kOctaveBands.size();
+  };
   const auto mirrorable = [&](const MaterialSpec& m) {
-    return m.rigid || m.absorption.size() == 1;
+    return m.rigid || m.absorption.size() == 1 || bands(m);
   };
   for (int face = 0; face < 6; ++face) {
     const MaterialSpec& m = s.material(s.room.face_material[face]);
     if (s.room.walls == RoomWalls::Mirror && !mirrorable(m))
       r.fail("room", "walls",
-             "mirror walls need rigid materials or one broadband `absorption`; material '" +
+             "mirror walls need rigid materials, one broadband `absorption` or "
+             "`absorption_bands`; material '" +
                  m.name + "' (" + room_face_key(face) +
-                 ") is given by absorption_bands or stiffness/damping (use tethered or auto)");
+                 ") is given by stiffness/damping (use tethered or auto)");
   }
   d.mirror_room = s.room.walls == RoomWalls::Mirror;
   if (s.room.walls == RoomWalls::Auto) {
     d.mirror_room = true;
-    for (const std::string& name : s.room.face_material)
-      d.mirror_room = d.mirror_room && mirrorable(s.material(name));
+    for (const std::string& name : s.room.face_material) {
+      const MaterialSpec& m = s.material(name);
+      d.mirror_room = d.mirror_room && mirrorable(m) && !bands(m);
+    }
   }
   for (int face = 0; face < 6 && d.mirror_room; ++face) {
     const MaterialSpec& m = s.material(s.room.face_material[face]);
-    d.room_admittance[face] = m.rigid ? 0.0 : 1.0 / m.impedance.resistance;
+    if (bands(m))
+      d.room_reacting[face] = m.impedance;
+    else
+      d.room_admittance[face] = m.rigid ? 0.0 : 1.0 / m.impedance.resistance;
   }
 }
 

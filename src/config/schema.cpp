@@ -205,9 +205,9 @@ std::vector<KeySpec> make_schema() {
       vector("room", "max", "m", "", "", "Upper corner of the room, > min on every axis")));
   k.push_back(text("room", "material", "rigid", "", "Material of the six faces: " + kMaterialRef));
   k.push_back(choice("room", "walls", words_of(room_wall_names()), "auto",
-                     "How the faces are built: mirror ghost particles (rigid, or resistive for "
-                     "one broadband absorption), tethered force walls (any material), auto = "
-                     "mirror when every face's material allows it"));
+                     "How the faces are built: mirror ghost particles (rigid, resistive for one "
+                     "broadband absorption, reacting for absorption_bands), tethered force walls "
+                     "(any material), auto = mirror when every face is rigid or broadband"));
   for (int f = 0; f < 6; ++f) {
     k.push_back(text("room", room_face_key(f), "", "`material`",
                      "Material of one face (" + room_face_key(f).substr(9) +

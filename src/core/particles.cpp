@@ -10,6 +10,8 @@ template <class Fn>
 void for_each_copy_field(Particles& p, Fn&& f) {  // the fields halo copies and ghosts carry
   f(p.x), f(p.y), f(p.z), f(p.vx), f(p.vy), f(p.vz), f(p.rho);
   f(p.key);
+  if (p.face_state)
+    for (int a = 0; a < 3; ++a) f(p.face_x[a]), f(p.face_w[a]);
 }
 template <class Fn>
 void for_each_field(Particles& p, Fn&& f) {
@@ -17,6 +19,11 @@ void for_each_field(Particles& p, Fn&& f) {
   f(p.ax), f(p.ay), f(p.az), f(p.drho);
 }
 }  // namespace
+
+void Particles::enable_face_state() {
+  face_state = true;
+  for (int a = 0; a < 3; ++a) face_x[a].assign(size(), 0.0), face_w[a].assign(size(), 0.0);
+}
 
 void Particles::resize(std::size_t n) {
   for_each_field(*this, [n](auto& v) { v.resize(n); });
@@ -43,6 +50,9 @@ void Particles::copy_entry_from(const Particles& other, std::size_t from, std::s
   ax[to] = other.ax[from], ay[to] = other.ay[from], az[to] = other.az[from];
   drho[to] = other.drho[from];
   key[to] = other.key[from];
+  if (face_state && other.face_state)
+    for (int a = 0; a < 3; ++a)
+      face_x[a][to] = other.face_x[a][from], face_w[a][to] = other.face_w[a][from];
 }
 
 void Particles::permute_owned(const std::vector<std::size_t>& order) {

@@ -119,6 +119,9 @@ void put_text(File& f, const char* name, const std::string& value) {
 constexpr const char* kRestartParticleSets[] = {
     "/particles/position",      "/particles/velocity", "/particles/density",
     "/particles/rest_position", "/particles/key",      "/particles/rebuild_position"};
+// The face-element state of reacting mirror faces: read (and checksummed) when present.
+constexpr const char* kFaceStateSets[] = {"/particles/face_displacement",
+                                          "/particles/face_velocity"};
 
 // Writes the owned particles [0, n_owned) of p straight from its arrays: [N, 3] datasets and the
 // derived ones are assembled in bounded blocks (File::write_rows_chunked), so a checkpoint adds
@@ -148,6 +151,10 @@ void write_particles(File& f, const Scene& scene, const Particles& p, std::uint6
                 }
               });
   put(f, "/particles/key", p.key.data(), total, first, n);
+  if (p.face_state) {
+    put3("/particles/face_displacement", p.face_x[0], p.face_x[1], p.face_x[2]);
+    put3("/particles/face_velocity", p.face_w[0], p.face_w[1], p.face_w[2]);
+  }
   put_chunked(f, "/particles/rebuild_position", total, first, n,
               [&](std::uint64_t row, std::uint64_t count, void* out) {
                 auto* v = static_cast<double*>(out);
@@ -549,6 +556,15 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
       throw H5Error(path + ": dataset " + name + " has the wrong shape");
     particle_sums.push_back(f.stored_checksum(name));
   }
+  if (f.exists(kFaceStateSets[0]) != f.exists(kFaceStateSets[1]))
+    throw H5Error(path + ": the face-element state is incomplete (" + kFaceStateSets[0] + ", " +
+                  kFaceStateSets[1] + ")");
+  if (f.exists(kFaceStateSets[0]))
+    for (const char* name : kFaceStateSets) {
+      if (f.shape(name)[0] != ext.particles)
+        throw H5Error(path + ": dataset " + name + " has the wrong shape");
+      particle_sums.push_back(f.stored_checksum(name));
+    }
 
   SimulationState& st = c.state;
   c.step = read_i64(f, "/run/step");
@@ -684,7 +700,10 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
       c.includes.push_back({paths[k], include_texts.substr(at, include_sizes[k])}),
           at += include_sizes[k];
   }
-  sums.resize(std::size(kRestartParticleSets));
+  std::uint64_t sum_count = sums.size();
+  MPI_Bcast(&sum_count, 1, MPI_UINT64_T, 0, comm);
+  const bool face = sum_count > std::size(kRestartParticleSets);
+  sums.resize(sum_count);
   MPI_Bcast(sums.data(), static_cast<int>(sums.size()), MPI_UINT64_T, 0, comm);
 
   // Each rank reads an even block of rows; import_state() sends them to their owners.
@@ -696,6 +715,7 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
   Particles& p = c.state.particles;
   p.resize(m);
   p.n_owned = m;
+  if (face) p.enable_face_state();
   std::vector<std::uint64_t> got(sums.size(), 0);
   on_every_rank<CheckpointError>(comm, [&] {
     const File f = File::open(path, comm);
@@ -715,12 +735,20 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
     got[4] = f.read_rows("/particles/key", Type::I64, p.key.data(), 0, lo, m);
     SimulationState& st = c.state;
     get3(5, st.rebuild_x, st.rebuild_y, st.rebuild_z);
+    if (face)
+      for (std::size_t k = 0; k < 2; ++k) {
+        auto& v = k == 0 ? p.face_x : p.face_w;
+        got[6 + k] = f.read_rows(kFaceStateSets[k], Type::F64, v3.data(), 3, lo, m);
+        for (std::size_t i = 0; i < m; ++i)
+          v[0][i] = v3[3 * i], v[1][i] = v3[3 * i + 1], v[2][i] = v3[3 * i + 2];
+      }
   });
   MPI_Allreduce(MPI_IN_PLACE, got.data(), static_cast<int>(got.size()), MPI_UINT64_T, MPI_SUM,
                 comm);
   for (std::size_t k = 0; k < got.size(); ++k)
     if (got[k] != sums[k])
-      throw CheckpointError(path + ": dataset " + kRestartParticleSets[k] +
+      throw CheckpointError(path + ": dataset " +
+                            (k < 6 ? kRestartParticleSets[k] : kFaceStateSets[k - 6]) +
                             " fails its checksum (the file is damaged)");
   return c;
 }
@@ -750,6 +778,12 @@ void check_compatible(const Checkpoint& c, const Scene& s, std::int64_t scene_pa
     refuse("the scene has " + std::to_string(scene_particles) + " particles, the checkpoint " +
            std::to_string(c.particles));
   if (s.derived.dt != c.dt) refuse("the time step differs");
+  bool reacting = false;
+  for (const WallImpedance& z : s.derived.room_reacting) reacting = reacting || z.mass > 0.0;
+  if (s.derived.mirror_room && reacting && !c.state.particles.face_state)
+    refuse(
+        "the scene's reacting mirror faces need their face-element state "
+        "(/particles/face_displacement, /particles/face_velocity), which the checkpoint lacks");
   std::vector<std::string> names;
   for (const ReceiverSpec& r : s.receivers) names.push_back(r.name);
   if (names != c.receiver_names) refuse("the receivers differ");

@@ -69,7 +69,8 @@ Json derived(const Scene& s) {
 }
 
 // Every material given by its absorption: the wall model's normal-incidence alpha at the band
-// centres (what the tethered wall is built to give; V6 measures the discrete wall against it).
+// centres (what the tethered wall is built to give; V6 measures the discrete wall against it)
+// and the model itself, Z = R + j(wM - K/w) per unit area (material.hpp eq. 1).
 Json materials(const Scene& s) {
   Json j = Json::object();
   for (const MaterialSpec& m : s.materials) {
@@ -80,8 +81,14 @@ Json materials(const Scene& s) {
       model.push_back(
           normal_absorption(m.impedance.at(w) / (s.fluid.rest_density * s.fluid.sound_speed)));
     }
-    j[m.name] = {
-        {"absorption", m.absorption}, {"model_absorption_at_bands", model}, {"fit_rms", m.fit_rms}};
+    j[m.name] = {{"absorption", m.absorption},
+                 {"model_absorption_at_bands", model},
+                 {"fit_rms", m.fit_rms},
+                 {"impedance",
+                  {{"resistance_Pa_s_per_m", m.impedance.resistance},
+                   {"mass_kg_per_m2", m.impedance.mass},
+                   {"stiffness_Pa_per_m", m.impedance.stiffness},
+                   {"rho0_c_Pa_s_per_m", s.fluid.rest_density * s.fluid.sound_speed}}}};
   }
   return j;
 }

@@ -10,14 +10,34 @@ constexpr int digit(int image, int axis) {
 }
 }  // namespace
 
+MirrorWalls::MirrorWalls(const Vec3& lo, const Vec3& hi, double width,
+                         const std::array<double, 6>& admittance,
+                         const std::array<WallImpedance, 6>& reacting, double dt, const Eos& eos,
+                         const Lattice& lattice)
+    : MirrorWalls(lo, hi, width, admittance, eos, lattice) {
+  for (int f = 0; f < 6; ++f) {
+    reacting_[f] = reacting[f].mass > 0.0;
+    if (reacting_[f]) steps_[f] = ReactingFaceStep(reacting[f], dt);
+  }
+}
+
 void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
   ghosts_.clear();
   layers_.clear();
+  elements_.clear();
   if (!enabled()) return;
   const std::size_t n_src = p.n_owned + p.n_halo;
-  // Resistive faces: the entries on the first lattice layer of each face, by id.
+  // The face elements this rank advances: its owned first-layer particles of reacting faces.
+  if (reacting())
+    for (std::size_t i = 0; i < p.n_owned; ++i)
+      for (int a = 0; a < 3; ++a) {
+        const int k = lattice_.index(p.id(i), a);
+        const int face = k == 0 ? 2 * a : (k == lattice_.n[a] - 1 ? 2 * a + 1 : -1);
+        if (face >= 0 && reacting_[face]) elements_.push_back({i, a, face});
+      }
+  // Moving faces: the entries on the first lattice layer of each face, by id.
   std::unordered_map<std::int64_t, std::size_t> first_layer;
-  if (resistive()) {
+  if (moving()) {
     for (std::size_t i = 0; i < n_src; ++i) {
       const std::int64_t id = p.id(i);
       for (int a = 0; a < 3; ++a)
@@ -31,10 +51,10 @@ void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
     for (int a = 0; a < 3; ++a)
       choice[a] = r[a] - lo_[a] < width_ ? 0 : (hi_[a] - r[a] < width_ ? 2 : 1);
     Layers layer = {kNoLayer, kNoLayer, kNoLayer};
-    if (resistive()) {
+    if (moving()) {
       const std::int64_t id = p.id(i);
       for (int a = 0; a < 3; ++a) {
-        if (choice[a] == 1 || admittance_[2 * a + (choice[a] == 0 ? 0 : 1)] == 0.0) continue;
+        if (choice[a] == 1 || !moving(2 * a + (choice[a] == 0 ? 0 : 1))) continue;
         const int k = lattice_.index(id, a), k1 = choice[a] == 0 ? 0 : lattice_.n[a] - 1;
         const auto it = first_layer.find(id + (k1 - k) * lattice_.stride(a));
         if (it != first_layer.end()) layer[a] = static_cast<std::uint32_t>(it->second);
@@ -51,7 +71,7 @@ void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
       }
       if (!valid) continue;
       ghosts_.push_back({i, image});
-      if (resistive()) layers_.push_back(layer);
+      if (moving()) layers_.push_back(layer);
     }
   }
   const std::size_t first = p.size();
@@ -83,8 +103,10 @@ void MirrorWalls::write(Particles& p, std::size_t slot, std::size_t k, FieldSet 
         // The face's velocity along +axis: outward (p > 0 pushes it out) is -axis on the low face.
         double w = 0.0;
         if (!layers_.empty() && layers_[k][a] != kNoLayer) {
-          const double out =
-              admittance_[2 * a + (d == 0 ? 0 : 1)] * eos_.pressure(p.rho[layers_[k][a]]);
+          const int face = 2 * a + (d == 0 ? 0 : 1);
+          const std::size_t layer = layers_[k][a];
+          const double out = reacting_[face] ? p.face_w[a][layer]
+                                             : admittance_[face] * eos_.pressure(p.rho[layer]);
           w = d == 0 ? -out : out;
         }
         (*vel[a])[slot] = 2.0 * w - v;
@@ -92,6 +114,12 @@ void MirrorWalls::write(Particles& p, std::size_t slot, std::size_t k, FieldSet 
     }
   }
   if (fields.has(Field::Density)) p.rho[slot] = p.rho[s];
+}
+
+void MirrorWalls::advance_faces(Particles& p) const {
+  for (const Element& e : elements_)
+    steps_[e.face].advance(eos_.pressure(p.rho[e.entry]), p.face_x[e.axis][e.entry],
+                           p.face_w[e.axis][e.entry]);
 }
 
 void MirrorWalls::refresh(Particles& p, FieldSet fields) const {

@@ -9,7 +9,9 @@ namespace sphreverb {
 namespace {
 
 constexpr int kTagCount = 701, kTagData = 702;
-constexpr int kMigrateWidth = 8;  // x y z vx vy vz rho key
+// Doubles per migrated or halo-copied entry: x y z vx vy vz rho key, then the face-element state
+// X W per axis when the store carries it.
+std::size_t migrate_width(const Particles& p) { return p.face_state ? 14 : 8; }
 
 void pack(const Particles& p, std::size_t i, FieldSet f, std::vector<double>& buf) {
   if (f.has(Field::Position)) buf.insert(buf.end(), {p.x[i], p.y[i], p.z[i]});
@@ -27,12 +29,16 @@ const double* unpack(Particles& p, std::size_t i, FieldSet f, const double* b) {
 void pack_all(const Particles& p, std::size_t i, std::vector<double>& buf) {
   pack(p, i, kAllDynamic, buf);
   buf.push_back(std::bit_cast<double>(p.key[i]));
+  if (p.face_state)
+    for (int a = 0; a < 3; ++a) buf.insert(buf.end(), {p.face_x[a][i], p.face_w[a][i]});
 }
 
-// Writes entry i from a kMigrateWidth record.
+// Writes entry i from a migrate_width(p) record.
 void unpack_all(Particles& p, std::size_t i, const double* b) {
   b = unpack(p, i, kAllDynamic, b);
-  p.key[i] = std::bit_cast<std::int64_t>(b[0]);
+  p.key[i] = std::bit_cast<std::int64_t>(*b++);
+  if (p.face_state)
+    for (int a = 0; a < 3; ++a) p.face_x[a][i] = b[0], p.face_w[a][i] = b[1], b += 2;
 }
 
 // Exchanges buffers with the left and right neighbours (MPI_PROC_NULL at the ends). recv[side]
@@ -98,10 +104,11 @@ void migrate(Particles& p, const Slabs& slabs, MPI_Comm comm) {
   exchange(send, recv, rank, size, comm);
   // One resize to the final count (not one per arrival, whose geometric growth can leave up to
   // twice the capacity behind).
-  p.resize(kept + (recv[0].size() + recv[1].size()) / kMigrateWidth);
+  const std::size_t width = migrate_width(p);
+  p.resize(kept + (recv[0].size() + recv[1].size()) / width);
   std::size_t i = kept;
   for (int s = 0; s < 2; ++s)
-    for (std::size_t k = 0; k < recv[s].size(); k += kMigrateWidth) unpack_all(p, i++, &recv[s][k]);
+    for (std::size_t k = 0; k < recv[s].size(); k += width) unpack_all(p, i++, &recv[s][k]);
   p.n_owned = p.size();
 }
 
@@ -119,12 +126,12 @@ void Halo::rebuild(Particles& p, const Slabs& slabs, double width, MPI_Comm comm
   for (int s = 0; s < 2; ++s)
     for (std::size_t i : send_[s]) pack_all(p, i, sendbuf_[s]);
   exchange(sendbuf_, recvbuf_, rank, size, comm);
-  for (int s = 0; s < 2; ++s) recv_[s] = recvbuf_[s].size() / kMigrateWidth;
+  const std::size_t entry = migrate_width(p);
+  for (int s = 0; s < 2; ++s) recv_[s] = recvbuf_[s].size() / entry;
   std::size_t i = p.size();
   p.append_copies(recv_[0] + recv_[1]);  // copies carry no per-step results
   for (int s = 0; s < 2; ++s)
-    for (std::size_t k = 0; k < recvbuf_[s].size(); k += kMigrateWidth)
-      unpack_all(p, i++, &recvbuf_[s][k]);
+    for (std::size_t k = 0; k < recvbuf_[s].size(); k += entry) unpack_all(p, i++, &recvbuf_[s][k]);
   p.n_halo = recv_[0] + recv_[1];
 }
 
@@ -151,6 +158,20 @@ void Halo::refresh(Particles& p, FieldSet fields, MPI_Comm comm) {
   refresh_with(
       p, fields.width(), [&](std::size_t i, std::vector<double>& buf) { pack(p, i, fields, buf); },
       [&](std::size_t slot, const double* b) { return unpack(p, slot, fields, b); }, comm);
+}
+
+void Halo::refresh_face_velocity(Particles& p, MPI_Comm comm) {
+  if (!p.face_state) return;
+  refresh_with(
+      p, 3,
+      [&](std::size_t i, std::vector<double>& buf) {
+        buf.insert(buf.end(), {p.face_w[0][i], p.face_w[1][i], p.face_w[2][i]});
+      },
+      [&](std::size_t slot, const double* b) {
+        for (int a = 0; a < 3; ++a) p.face_w[a][slot] = b[a];
+        return b + 3;
+      },
+      comm);
 }
 
 void Halo::refresh(Particles& p, std::vector<double>& values, MPI_Comm comm) {

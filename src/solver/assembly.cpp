@@ -55,7 +55,7 @@ std::vector<Wall> make_walls(const Scene& s) {
 MirrorWalls make_mirror_walls(const Scene& s, const Lattice& lattice) {
   if (!s.derived.mirror_room) return {};
   return MirrorWalls(s.room.min, s.room.max, s.derived.halo_width, s.derived.room_admittance,
-                     make_eos(s.fluid), lattice);
+                     s.derived.room_reacting, s.derived.dt, make_eos(s.fluid), lattice);
 }
 
 SolidGeometry make_solid_geometry(const Scene& s) {

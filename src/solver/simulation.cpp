@@ -102,6 +102,7 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
   const auto fill_start = std::chrono::steady_clock::now();
   fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                scene_.fluid.rest_density, geometry_.empty() ? nullptr : &geometry_);
+  if (mirror_.reacting()) p_.enable_face_state();  // reacting room faces: a state per element
   build_ghosts(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_start).count());
   rebuild();
@@ -181,6 +182,7 @@ void Simulation::balance_by_cost() {
     // The same fill and ghost walls as the constructor's, for the new slab.
     fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
                  scene_.fluid.rest_density, geometry_.empty() ? nullptr : &geometry_);
+    if (mirror_.reacting()) p_.enable_face_state();
     build_ghosts(-1.0);
     rebuild();
   }
@@ -230,6 +232,13 @@ void Simulation::refresh(FieldSet fields) {
   mirror_.refresh(p_, fields);
   ghosts_.refresh(p_, fields);
   timings_.lap(Phase::Ghosts);
+}
+
+// The reacting mirror faces' elements one step on (mirror_walls.hpp), then their velocities onto
+// the halo copies, so the ghosts' next velocity refresh reflects about them on every rank.
+void Simulation::move_faces() {
+  mirror_.advance_faces(p_);
+  halo_.refresh_face_velocity(p_, comm_);
 }
 
 void Simulation::start_rebuild_check() {
@@ -375,6 +384,7 @@ void Simulation::step(bool acoustic) {
   add_tether_forces(p_, tethers_, walls_, e.shift, e.speed, dx * dx, d.particle_mass, d.dt, t);
   timings_.lap(Phase::Forces);
   kick(p_, d.dt, acoustic ? 0.0 : scene_.equilibrium.damping);  // v^{n+1/2}
+  if (p_.face_state) move_faces();  // W^{n+1/2}, X^{n+1} of the reacting faces under p^n
   timings_.lap(Phase::Integration);
   refresh(Field::Velocity);
 

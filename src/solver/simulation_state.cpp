@@ -26,8 +26,9 @@ namespace sphreverb {
 
 namespace {
 
-// x y z vx vy vz rho key, then the rebuild positions x y z, as 64-bit words (bit-exact).
-constexpr int kWords = 11;
+// x y z vx vy vz rho key, then the rebuild positions x y z, as 64-bit words (bit-exact); then
+// the face-element state X W per axis when the simulation carries it (kFaceWords more).
+constexpr int kWords = 11, kFaceWords = 6;
 
 std::uint64_t bits(double v) {
   std::uint64_t u = 0;
@@ -41,7 +42,7 @@ double real(std::uint64_t u) {
 }
 
 // Row i of the state: its particle and its rebuild position (the current one if not known).
-void pack(const SimulationState& s, std::size_t i, std::uint64_t* w) {
+void pack(const SimulationState& s, std::size_t i, bool face, std::uint64_t* w) {
   const Particles& p = s.particles;
   const double f[] = {p.x[i], p.y[i], p.z[i], p.vx[i], p.vy[i], p.vz[i], p.rho[i]};
   for (int k = 0; k < 7; ++k) w[k] = bits(f[k]);
@@ -50,6 +51,9 @@ void pack(const SimulationState& s, std::size_t i, std::uint64_t* w) {
     const double* r = s.rebuild_position(a);
     w[8 + a] = bits(r ? r[i] : f[a]);
   }
+  if (face)
+    for (int a = 0; a < 3; ++a)
+      w[11 + 2 * a] = bits(p.face_x[a][i]), w[12 + 2 * a] = bits(p.face_w[a][i]);
 }
 
 // The particle with its rebuild position in x y z; its current position into `now`.
@@ -58,6 +62,9 @@ void unpack(const std::uint64_t* w, Particles& p, std::size_t i, double* now) {
   p.x[i] = real(w[8]), p.y[i] = real(w[9]), p.z[i] = real(w[10]);
   p.vx[i] = real(w[3]), p.vy[i] = real(w[4]), p.vz[i] = real(w[5]), p.rho[i] = real(w[6]);
   p.key[i] = static_cast<std::int64_t>(w[7]);
+  if (p.face_state)
+    for (int a = 0; a < 3; ++a)
+      p.face_x[a][i] = real(w[11 + 2 * a]), p.face_w[a][i] = real(w[12 + 2 * a]);
 }
 
 std::int64_t key_of(const std::uint64_t* w) { return static_cast<std::int64_t>(w[7]); }
@@ -66,6 +73,7 @@ std::int64_t key_of(const std::uint64_t* w) { return static_cast<std::int64_t>(w
 
 SimulationState Simulation::export_state() {
   SimulationState s = export_run_state();
+  s.particles.face_state = p_.face_state;
   s.particles.resize(p_.n_owned);
   s.particles.n_owned = p_.n_owned;
   for (std::size_t i = 0; i < p_.n_owned; ++i) s.particles.copy_entry_from(p_, i, i);
@@ -105,6 +113,17 @@ void Simulation::import_state(SimulationState s) {
                           std::to_string(check[1]) + " with invalid keys), this scene has " +
                           std::to_string(global_particles_));
 
+  // The reacting mirror faces' state: a state without it (a checkpoint from before it existed)
+  // cannot restart them exactly.
+  int missing = p_.face_state && !in.face_state ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &missing, 1, MPI_INT, MPI_MAX, comm_);
+  if (missing)
+    throw CollectiveError(
+        "the state holds no face-element state (/particles/face_displacement, face_velocity), "
+        "which this scene's reacting mirror walls need");
+  const bool face = p_.face_state;
+  const int words = kWords + (face ? kFaceWords : 0);
+
   // Send every particle to the rank whose slab held it at the last rebuild (all-to-all: the share
   // a rank was given need not be near its slab).
   const int axis = slabs_.axis();
@@ -113,18 +132,18 @@ void Simulation::import_state(SimulationState s) {
   std::vector<int> owner(n), send_count(size_, 0), recv_count(size_, 0);
   for (std::size_t i = 0; i < n; ++i) {
     owner[i] = slabs_.owner(along[i]);
-    send_count[owner[i]] += kWords;
+    send_count[owner[i]] += words;
   }
   MPI_Alltoall(send_count.data(), 1, MPI_INT, recv_count.data(), 1, MPI_INT, comm_);
   std::vector<int> send_off(size_, 0), recv_off(size_, 0);
   std::exclusive_scan(send_count.begin(), send_count.end(), send_off.begin(), 0);
   std::exclusive_scan(recv_count.begin(), recv_count.end(), recv_off.begin(), 0);
-  std::vector<std::uint64_t> send(n * kWords),
+  std::vector<std::uint64_t> send(n * static_cast<std::size_t>(words)),
       recv(static_cast<std::size_t>(recv_off.back() + recv_count.back()));
   std::vector<int> fill = send_off;
   for (std::size_t i = 0; i < n; ++i) {
-    pack(s, i, &send[static_cast<std::size_t>(fill[owner[i]])]);
-    fill[owner[i]] += kWords;
+    pack(s, i, face, &send[static_cast<std::size_t>(fill[owner[i]])]);
+    fill[owner[i]] += words;
   }
   MPI_Alltoallv(send.data(), send_count.data(), send_off.data(), MPI_UINT64_T, recv.data(),
                 recv_count.data(), recv_off.data(), MPI_UINT64_T, comm_);
@@ -132,17 +151,18 @@ void Simulation::import_state(SimulationState s) {
 
   // In key order, which rebuild() keeps (its migration moves nothing: every particle is on the
   // rank of its rebuild position), so row i of `now` stays with owned particle i.
-  const std::size_t m = recv.size() / kWords;
+  const std::size_t width = static_cast<std::size_t>(words);
+  const std::size_t m = recv.size() / width;
   std::vector<std::size_t> order(m);
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return key_of(&recv[a * kWords]) < key_of(&recv[b * kWords]);
+    return key_of(&recv[a * width]) < key_of(&recv[b * width]);
   });
   p_.n_owned = p_.n_halo = p_.n_ghost = 0;
   p_.resize(m);
   p_.n_owned = m;
   std::vector<double> now(3 * m);
-  for (std::size_t i = 0; i < m; ++i) unpack(&recv[order[i] * kWords], p_, i, &now[3 * i]);
+  for (std::size_t i = 0; i < m; ++i) unpack(&recv[order[i] * width], p_, i, &now[3 * i]);
   recv.clear(), recv.shrink_to_fit();
 
   run_ = s.run;

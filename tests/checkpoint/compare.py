@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """compare.py A B: the WAVs of run directories A and B are byte-identical, and so are the receiver
 records (doubles: densities, and the ambisonic receivers' velocities when stored) and every
-particle field (matched by key) of their last checkpoints."""
+particle field (matched by key; the face-element state of reacting mirror faces when stored) of
+their last checkpoints."""
 import glob
 import os
 import sys
@@ -33,7 +34,12 @@ def main(a, b):
             assert va.shape == vb.shape and va.tobytes() == vb.tobytes(), \
                 "receiver velocity records differ"
         ka, kb = np.argsort(fa["/particles/key"][...]), np.argsort(fb["/particles/key"][...])
-        for name in ("key", "position", "velocity", "density", "rest_position"):
+        face = ("face_velocity" in fa["/particles"], "face_velocity" in fb["/particles"])
+        assert face[0] == face[1], "one checkpoint has the face-element state, the other not"
+        names = ("key", "position", "velocity", "density", "rest_position")
+        if face[0]:  # reacting mirror faces
+            names += ("face_displacement", "face_velocity")
+        for name in names:
             da, db = fa["/particles/" + name][...][ka], fb["/particles/" + name][...][kb]
             assert da.tobytes() == db.tobytes(), f"/particles/{name} differs"
         n, s = ra.shape[0], fa["/run/step"][0]

@@ -36,12 +36,17 @@ add_v6_cases(v6_tube tube_v6.ini 850
   "curtain|--boundary.sample.material|curtain|--bands|0.037|0.190|0.331|0.590|0.533|0.431|--model|curtain")
 
 # V6 on the room's own faces: resistive mirror walls ([room] material_x_max; mirror_walls.hpp),
-# over 172..1543 Hz (0.45 c / s: the mirror wall has no force wall's high-frequency limit).
+# over 172..1543 Hz (0.45 c / s: the mirror wall has no force wall's high-frequency limit); the
+# library's curtain, carpet and foam as reacting mirror faces, each 1/3-octave mean within 0.05
+# of the fitted wall model's alpha(f).
 add_v6_cases(v6_face tube_v6_face.ini 1543
   "rigid|--room.material_x_max|rigid|--rigid"
   "alpha20|--material.sample.absorption|0.2|--alpha|0.2"
   "alpha50|--material.sample.absorption|0.5|--alpha|0.5"
-  "alpha90|--material.sample.absorption|0.9|--alpha|0.9")
+  "alpha90|--material.sample.absorption|0.9|--alpha|0.9"
+  "curtain|--room.material_x_max|curtain|--bands|0.037|0.190|0.331|0.590|0.533|0.431|--model|curtain|--model-curve"
+  "carpet|--room.material_x_max|carpet|--bands|0.010|0.032|0.078|0.235|0.431|0.481|--model|carpet|--model-curve"
+  "foam|--room.material_x_max|foam_50mm|--bands|0.043|0.149|0.431|0.803|0.934|0.803|--model|foam_50mm|--model-curve")
 
 # V12: the V6 tube as a room mesh (tests/validation/meshes/tube_v12.obj), walls by fixed ghost
 # particles, the mesh surface `sample` the material under test, the piston on the mesh's end face

@@ -103,8 +103,9 @@ struct RoomSpec {
   // The material of each face, index 2 axis + side (x_min, x_max, y_min, ..., z_max): the keys
   // material_x_min ... material_z_max, each `material` unless given.
   std::array<std::string, 6> face_material;
-  // mirror: ghost particles (rigid, or a resistive wall for one broadband `absorption`);
-  // tethered: force walls (any material); auto: mirror where the material allows it.
+  // mirror: ghost particles (rigid, a resistive wall for one broadband `absorption`, a reacting
+  // wall for `absorption_bands`); tethered: force walls (any material); auto: mirror where the
+  // material allows it.
   RoomWalls walls = RoomWalls::Auto;
 };
 
@@ -251,6 +252,10 @@ struct Derived {
   bool mirror_room = false;      // the [room] walls are mirror walls (RoomSpec::walls resolved)
   // m/(Pa s), 1/R of each face of a mirror room (RoomSpec::face_material order); 0 = rigid
   std::array<double, 6> room_admittance{};
+  // The fitted wall (material.hpp eq. 1) of each reacting face of a mirror room (a material
+  // given by absorption_bands: a face element per first-layer particle, mirror_walls.hpp);
+  // mass 0 = not reacting (rigid or resistive)
+  std::array<WallImpedance, 6> room_reacting{};
   // The scene has ghost walls: meshes ([geometry.NAME]) or boundaries with wall = ghost.
   bool ghost_walls = false;
   // m, depth of the halo copies: halo_width, plus the reach of the ghost walls' interpolation

@@ -11,6 +11,7 @@
 // results bit-for-bit independent of the rank count.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -32,6 +33,12 @@ struct Particles {
   std::vector<double> drho;        // kg/(m^3 s), density rate
   // cold fields (the rest position is the lattice site of the id: Lattice::site_of)
   std::vector<std::int64_t> key;  // decomposition-independent sort key (see above)
+  // Face-element state of a reacting mirror face (mirror_walls.hpp), per axis: the outward
+  // displacement X (m) and velocity W (m/s) of the face normal to that axis that this particle is
+  // the first layer of (zero elsewhere). Carried, migrated and checkpointed with the particle;
+  // empty unless `face_state` (rigid and resistive rooms carry none).
+  std::array<std::vector<double>, 3> face_x, face_w;
+  bool face_state = false;
 
   std::size_t n_owned = 0, n_halo = 0, n_ghost = 0;
 
@@ -40,6 +47,8 @@ struct Particles {
   Vec3 velocity(std::size_t i) const { return {vx[i], vy[i], vz[i]}; }
   std::int64_t id(std::size_t i) const { return key[i] / 27; }
 
+  // Gives every entry a zero face-element state (face_state becomes true).
+  void enable_face_state();
   // Resizes every field to n (new entries zero); per-step results are resized with it.
   void resize(std::size_t n);
   // Appends `count` zeroed copy entries (halo copies or ghosts): every field but the per-step

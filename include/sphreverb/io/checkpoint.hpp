@@ -100,7 +100,8 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm);
 void check_includes(const Checkpoint& ckpt, MPI_Comm comm);
 
 // Throws CheckpointError unless `scene` (parsed from the checkpoint's text, maybe with a new
-// duration) describes the same particles, time step and receivers as the checkpoint, and its
+// duration) describes the same particles, time step and receivers as the checkpoint (with the
+// face-element state its reacting mirror faces need), and its
 // duration is not shorter than what is already recorded.
 void check_compatible(const Checkpoint& ckpt, const Scene& scene, std::int64_t scene_particles);
 

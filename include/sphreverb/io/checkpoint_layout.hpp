@@ -9,8 +9,10 @@
 // [emitter.NAME] sources, [V] and [T] the vertices and triangles of the moving objects; a second
 // extent 3 is x, y, z; "text" is one fixed-length string.
 //
-// Optional entries are for viewing only: a reader checks them when present and does not need
-// them, so files written before they existed still restart (no new layout version).
+// Optional entries are for viewing only, or (the face-element state) written only by scenes
+// that need them: a reader checks them when present and does not need them, so files written
+// before they existed still restart (no new layout version); a scene with reacting mirror faces
+// refuses a file without their state.
 #pragma once
 
 #include <cstdint>
@@ -75,6 +77,14 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
     {"/particles/rebuild_position", CkptType::F64, CkptRows::Particles, 3, "m",
      "position at the last neighbour-list rebuild: a restart rebuilds its lists, halos and "
      "ghosts from it, as the uninterrupted run did"},
+    {"/particles/face_displacement", CkptType::F64, CkptRows::Particles, 3, "m",
+     "outward displacement X^n of the reacting mirror face (x_min/x_max, y, z) the particle is the "
+     "first layer of, 0 elsewhere; only in scenes with reacting faces, which restart from it",
+     nullptr, true},
+    {"/particles/face_velocity", CkptType::F64, CkptRows::Particles, 3, "m/s",
+     "outward velocity W^(n-1/2) of that face element, half a step before /run/time; only in "
+     "scenes with reacting faces",
+     nullptr, true},
     {"/particles/pressure", CkptType::F64, CkptRows::Particles, 0, "Pa",
      "pressure deflection p' = p(rho) - p(rho0) from the equation of state (for viewing; not "
      "read on restart)",
@@ -173,11 +183,12 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
 // The table's entry for `name`; a name not in the table is a programming error (std::logic_error).
 const CheckpointDataset& checkpoint_dataset(std::string_view name);
 
-// Bytes per particle of a checkpoint: the sum over the [N] datasets.
+// Bytes per particle of a checkpoint: the sum over the [N] datasets every scene writes (the
+// face-element state of reacting mirror faces adds 48 where a scene has them).
 constexpr double checkpoint_bytes_per_particle() {
   double sum = 0.0;
   for (const CheckpointDataset& d : kCheckpointDatasets)
-    if (d.rows == CkptRows::Particles)
+    if (d.rows == CkptRows::Particles && !d.optional)
       sum += (d.type == CkptType::I32 ? 4.0 : 8.0) * (d.cols > 0 ? d.cols : 1);
   return sum;
 }

@@ -15,6 +15,14 @@
 // ghosts' velocity or density is refreshed, so it is a function of the particles' state alone
 // (restarts and rank counts see the same ghosts).
 //
+// A reacting wall (a material given by `absorption_bands`, fitted to Z = R + j(wM - K/w),
+// material.hpp) moves with the state of a face element instead: each first-layer particle of such
+// a face carries its outward displacement X and velocity W (Particles::face_x, face_w), advanced
+// once per step by M dW/dt + R W + K X = p_w under its own pressure (reacting_face.hpp), and the
+// ghosts reflect the normal velocity about that W as a resistive face's do about p_w/R. The state
+// belongs to the particle (it migrates, is halo-copied and checkpointed with it), so rank counts
+// and restarts see the same W.
+//
 // A disc emitter set on a face is the moving part of that wall (a piston in a baffle). The
 // particles tethered to it move with it; their mirror images would close in on them at twice the
 // piston's speed, a spurious compression on the face that radiates (V3 measured 8.9 dB per
@@ -28,11 +36,13 @@
 #include <functional>
 #include <vector>
 
-#include "sphreverb/physics/eos.hpp"
 #include "sphreverb/core/fields.hpp"
-#include "sphreverb/model/lattice.hpp"
 #include "sphreverb/core/particles.hpp"
 #include "sphreverb/core/vec3.hpp"
+#include "sphreverb/model/lattice.hpp"
+#include "sphreverb/physics/eos.hpp"
+#include "sphreverb/physics/material.hpp"
+#include "sphreverb/physics/reacting_face.hpp"
 
 namespace sphreverb {
 
@@ -47,8 +57,20 @@ class MirrorWalls {
   MirrorWalls(const Vec3& lo, const Vec3& hi, double width, const std::array<double, 6>& admittance,
               const Eos& eos, const Lattice& lattice)
       : lo_(lo), hi_(hi), width_(width), admittance_(admittance), eos_(eos), lattice_(lattice) {}
+  // A room with reacting faces too: `reacting[f]` with mass > 0 makes face f a face element of
+  // that impedance (per unit area, material.hpp eq. 1; its admittance must be 0), advanced with
+  // the time step dt (s). Pre: sqrt(K/M) dt < 2 (reacting_face.hpp).
+  MirrorWalls(const Vec3& lo, const Vec3& hi, double width, const std::array<double, 6>& admittance,
+              const std::array<WallImpedance, 6>& reacting, double dt, const Eos& eos,
+              const Lattice& lattice);
 
   bool enabled() const { return width_ > 0.0; }
+  // Some face is a reacting wall: the store must carry the face state (Particles::face_state).
+  bool reacting() const {
+    for (bool r : reacting_)
+      if (r) return true;
+    return false;
+  }
   // without_image(i, axis): entry i has no image across the faces normal to `axis` (see above).
   // It must depend on the entry's rest position only, so every rank agrees.
   using WithoutImage = std::function<bool(std::size_t, int)>;
@@ -58,6 +80,11 @@ class MirrorWalls {
   // Recomputes the ghosts' `fields` from their sources (on a resistive wall a density refresh
   // rewrites the velocity too: W follows the first layer's pressure).
   void refresh(Particles& p, FieldSet fields) const;
+  // Advances the face elements of the owned first-layer particles of the reacting faces by one
+  // step under their current pressure (reacting_face.hpp eq. 2): (X^n, W^{n-1/2}) ->
+  // (X^{n+1}, W^{n+1/2}) with p^n. The halo copies' W must be refreshed after it, then the
+  // ghosts' velocity. Pre: rebuild ran since the owned particles were last reordered.
+  void advance_faces(Particles& p) const;
   // Copies an even scalar kept outside the store (one value per entry) from sources to ghosts.
   void refresh(const Particles& p, std::vector<double>& values) const;
 
@@ -67,9 +94,10 @@ class MirrorWalls {
     std::size_t source;
     int image;  // base-3 digits per axis: 0 low face, 1 none, 2 high face
   };
-  // Per ghost of a resistive room, per axis: the entry whose pressure moves that face (kNoLayer:
-  // not mirrored there, a rigid face, or the first-layer particle is not on this rank, which
-  // only happens for ghosts beyond the support of every owned particle). Empty when rigid.
+  // Per ghost of a resistive or reacting room, per axis: the entry whose pressure (resistive) or
+  // face state (reacting) moves that face (kNoLayer: not mirrored there, a rigid face, or the
+  // first-layer particle is not on this rank, which only happens for ghosts beyond the support
+  // of every owned particle). Empty when rigid.
   using Layers = std::array<std::uint32_t, 3>;
   void write(Particles& p, std::size_t slot, std::size_t g, FieldSet fields) const;
   bool resistive() const {
@@ -77,6 +105,14 @@ class MirrorWalls {
       if (a > 0.0) return true;
     return false;
   }
+  // Some face moves (resistive or reacting): the ghosts need their first layers.
+  bool moving() const { return resistive() || reacting(); }
+  bool moving(int face) const { return admittance_[face] > 0.0 || reacting_[face]; }
+  // An owned first-layer particle of a reacting face: its entry, axis and face (2 axis + side).
+  struct Element {
+    std::size_t entry;
+    int axis, face;
+  };
 
   Vec3 lo_, hi_;
   double width_ = 0.0;
@@ -85,6 +121,9 @@ class MirrorWalls {
   Lattice lattice_;
   std::vector<Ghost> ghosts_;
   std::vector<Layers> layers_;
+  std::array<bool, 6> reacting_{};
+  std::array<ReactingFaceStep, 6> steps_{};
+  std::vector<Element> elements_;
 };
 
 }  // namespace sphreverb

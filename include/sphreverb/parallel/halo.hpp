@@ -31,6 +31,8 @@ class Halo {
   // Overwrites the halo copies' `fields` with their owners' current values. Pre: rebuild ran and
   // the owned particles were not reordered since.
   void refresh(Particles& p, FieldSet fields, MPI_Comm comm);
+  // The same for the face-element velocities W (Particles::face_w; nothing without face state).
+  void refresh_face_velocity(Particles& p, MPI_Comm comm);
   // The same for one value per entry kept outside the store (values.size() >= p.size()).
   void refresh(Particles& p, std::vector<double>& values, MPI_Comm comm);
 

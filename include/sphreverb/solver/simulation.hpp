@@ -164,6 +164,7 @@ class Simulation {
   double objects_pose_time() const;
   void balance_by_cost();  // construction with several ranks: cuts by work (slab_cost.hpp)
   void build_ghosts(double fill_seconds);  // this slab's ghost walls (none without meshes)
+  void move_faces();
   void refresh(FieldSet fields);
   // Collective, in two halves around the halo refresh: has some particle moved skin / 2 since
   // the last rebuild (then true on every rank); also agrees on stop_agreed_ and throws

@@ -2,7 +2,8 @@
 
     python3 -m sphreverb_post validate v15 OUTDIR --source NAME --receivers R1 R2 ... --tone HZ
         [--ends LO HI] [--axis 0] [--c 343] [--window 0.003] [--start 0.0025] [--tol 0.005]
-        [--json FILE] [--reflector NAME --burst SECONDS [--onset SECONDS]]
+        [--json FILE] [--reflector NAME --burst SECONDS [--onset SECONDS] [--subtract RUN]
+        [--direct]]
 
 Source and receiver paths (linear keyframes, or fixed positions) are read from the scene echoed
 in OUTDIR/summary.json ([emitter.NAME] path/position, [receiver.NAME] path/position, command-line
@@ -26,6 +27,15 @@ lie in [--start, --burst - --guard] (the tone is a burst that ends at --burst s)
 of the burst (and its image in each --ends wall) has passed --guard s before it, and the
 reflection's own echo off an --ends wall has not yet arrived (--guard s margin): the echo of
 emissions from --onset s on (the tone's start; the input is silent before it).
+
+--subtract RUN (with --reflector): RUN is the same scene run with the tone silenced (e.g.
+--emitter.NAME.gain 0), so the same plate motion. Its records are subtracted sample by sample
+from OUTDIR's before the analysis: the plate's own sound (its start, its motion through the
+particles) is the same in both runs of the deterministic solver and cancels, leaving the tone's
+field with the moving plate (exact where the air is linear in the tone; the cross terms of the
+tone with the plate's own field are of second order). --direct (with --reflector) also measures
+the incident tone at each receiver, before the reflection arrives, against the tone itself
+(a control of the same record; rows named "NAME direct", judged by the same --tol).
 """
 import argparse
 import json
@@ -143,6 +153,27 @@ def reflected_emission(t, rec, src, plate, c, mirror=None):
     return emission_time(th, Fixed(plate.at(th)), src, c)
 
 
+def direct_windows(args, name, rec, src, plate, t, phase, win, edge):
+    """Windows that hear the incident tone (and its fixed images in the --ends walls, of the same
+    frequency for a fixed source and receiver) before the plate's reflection of the burst's
+    onset arrives."""
+    rows = []
+    for i0 in range(edge, t.size - win - edge, win // 2):
+        t0, t1 = t[i0], t[i0 + win - 1]
+        if emission_time(t0, rec, src, args.c) < args.start:
+            continue
+        if emission_time(t1, rec, src, args.c) > args.burst - args.guard:
+            continue
+        if reflected_emission(t1 + args.guard, rec, src, plate, args.c) >= args.onset:
+            continue  # the reflection has arrived
+        measured = np.polyfit(t[i0:i0 + win], phase[i0:i0 + win], 1)[0] / (2 * np.pi)
+        tm = 0.5 * (t0 + t1)
+        rows.append({"receiver": f"{name} direct", "t_s": float(tm),
+                     "measured_Hz": float(measured), "predicted_Hz": float(args.tone),
+                     "error": float(measured / args.tone - 1.0)})
+    return rows
+
+
 def reflector_windows(args, name, rec, src, plate, t, phase, win, edge):
     rows = []
     ends = args.ends or []
@@ -188,9 +219,16 @@ def main(argv=None, prog=None):
     ap.add_argument("--guard", type=float, default=0.001, help="with --reflector: margin, s")
     ap.add_argument("--onset", type=float, default=0.0,
                     help="with --reflector: the tone's first emission, s (silence before it)")
+    ap.add_argument("--subtract", metavar="RUN",
+                    help="with --reflector: the same run with the tone silenced, subtracted")
+    ap.add_argument("--direct", action="store_true",
+                    help="with --reflector: also the incident tone before the reflection (control)")
     args = ap.parse_args(argv)
     if args.reflector and args.burst is None:
         print("V15 Doppler: bad input: --reflector needs --burst", file=sys.stderr)
+        return 2
+    if (args.subtract or args.direct) and not args.reflector:
+        print("V15 Doppler: bad input: --subtract and --direct need --reflector", file=sys.stderr)
         return 2
     try:
         sec = scene_sections(args.outdir)
@@ -199,10 +237,20 @@ def main(argv=None, prog=None):
         if args.reflector:
             name = f"boundary.{args.reflector}"
             plate = LinearPath.of(sec[name], name, key="center")
+            if args.subtract:
+                silent = scene_sections(args.subtract).get(name, {})
+                if silent.get("path") != sec[name].get("path"):
+                    raise ValueError(f"{args.subtract}: [{name}] path differs from {args.outdir}'s")
         rows = []
+        names = list(args.receivers)
         for name in args.receivers:
             rec = LinearPath.of(sec[f"receiver.{name}"], f"receiver.{name}")
             x, rate = read_receiver(args.outdir, name)
+            if args.subtract:
+                y, rate_y = read_receiver(args.subtract, name)
+                if rate_y != rate or y.size != x.size:
+                    raise ValueError(f"{name}: {args.subtract}'s record differs in rate or length")
+                x = x - y
             t = np.arange(x.size) / rate
             # The tone's band only (zero phase): a duct carries the source's volume velocity,
             # whose high-pass transient is a slow swing beside the tone.
@@ -216,6 +264,11 @@ def main(argv=None, prog=None):
                 rows += reflector_windows(args, name, rec, src, plate, t, phase, win, edge)
                 if not any(r["receiver"] == name for r in rows):
                     raise ValueError(f"{name}: no window hears the reflection alone")
+                if args.direct:
+                    rows += direct_windows(args, name, rec, src, plate, t, phase, win, edge)
+                    if not any(r["receiver"] == f"{name} direct" for r in rows):
+                        raise ValueError(f"{name}: no window hears the incident tone alone")
+                    names.append(f"{name} direct")
                 continue
             for i0 in range(edge, x.size - win - edge, win // 2):
                 t0, t1 = t[i0], t[i0 + win - 1]
@@ -241,13 +294,15 @@ def main(argv=None, prog=None):
     worst = max(abs(r["error"]) for r in rows)
     ok = worst <= args.tol
     via = f", reflected by [boundary.{args.reflector}]" if args.reflector else ""
+    if args.subtract:
+        via += f", minus the silent run {args.subtract}"
     print(f"V15 Doppler: tone {args.tone:g} Hz from [emitter.{args.source}]{via}")
-    for name in args.receivers:
+    for name in names:
         rr = [r for r in rows if r["receiver"] == name]
         m = np.mean([r["measured_Hz"] for r in rr])
         p = np.mean([r["predicted_Hz"] for r in rr])
         e = max(abs(r["error"]) for r in rr)
-        print(f"  {name:<10} {len(rr):>3} windows: measured {m:8.2f} Hz, predicted {p:8.2f} Hz, "
+        print(f"  {name:<12} {len(rr):>3} windows: measured {m:8.2f} Hz, predicted {p:8.2f} Hz, "
               f"mean error {100 * (m / p - 1):+.3f} %, worst window {100 * e:.3f} %")
     print(f"V15 Doppler: worst window {100 * worst:.3f} % (threshold {100 * args.tol:.2f} %) "
           f"{'PASS' if ok else 'FAIL'}")

@@ -29,6 +29,9 @@ std::string room_walls_line(const Scene& s) {
     o << " " << room_face_key(f).substr(9) << " " << s.room.face_material[f];
     if (d.mirror_room && d.room_admittance[f] > 0.0)
       o << " (R = " << 1.0 / d.room_admittance[f] << " Pa s/m)";
+    if (d.mirror_room && d.room_reacting[f].mass > 0.0)
+      o << " (R = " << d.room_reacting[f].resistance << " Pa s/m, M = " << d.room_reacting[f].mass
+        << " kg/m^2, K = " << d.room_reacting[f].stiffness << " Pa/m)";
   }
   o << "\n";
   return o.str();

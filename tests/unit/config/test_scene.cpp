@@ -328,7 +328,8 @@ TEST(SceneErrors, BinauralNeedsAnAmbisonicReceiver) {
 }
 
 // The room's faces: mirror walls for rigid and broadband-absorbing materials (per face), force
-// walls for bands or springs; `walls = mirror` refuses the latter.
+// walls for bands or springs under `auto`; `walls = mirror` makes band-fitted faces reacting
+// mirror walls and refuses springs.
 TEST(SceneParse, RoomFacesAndTheirWalls) {
   const std::string rooms = replace(kMinimal, "max = 1 1 1\n",
                                     "max = 1 1 1\nmaterial_z_min = carpet\n"
@@ -345,8 +346,19 @@ TEST(SceneParse, RoomFacesAndTheirWalls) {
   const std::string bands =
       replace(rooms, "absorption = 0.5", "absorption_bands = 0.1 0.2 0.3 0.4 0.5 0.5");
   EXPECT_FALSE(parse_scene(bands, kPath).derived.mirror_room);  // auto: tethered
-  expect_mentions(error_of(bands, {{"room.walls", "mirror"}}),
-                  {"[room] walls", "carpet", "material_z_min", "absorption_bands"});
+  // mirror: the band-fitted face reacts with the fitted wall, the others stay rigid.
+  const Scene reacting = parse_scene(bands, kPath, {{"room.walls", "mirror"}});
+  EXPECT_TRUE(reacting.derived.mirror_room);
+  const WallImpedance& fitted = reacting.material("carpet").impedance;
+  EXPECT_GT(fitted.mass, 0.0);
+  EXPECT_EQ(reacting.derived.room_reacting[4].resistance, fitted.resistance);
+  EXPECT_EQ(reacting.derived.room_reacting[4].mass, fitted.mass);
+  EXPECT_EQ(reacting.derived.room_reacting[4].stiffness, fitted.stiffness);
+  EXPECT_EQ(reacting.derived.room_admittance[4], 0.0);
+  for (int f : {0, 1, 2, 3, 5}) EXPECT_EQ(reacting.derived.room_reacting[f].mass, 0.0) << f;
+  const std::string springs = replace(rooms, "absorption = 0.5", "stiffness = 1e5");
+  expect_mentions(error_of(springs, {{"room.walls", "mirror"}}),
+                  {"[room] walls", "carpet", "material_z_min", "stiffness"});
   expect_mentions(error_of(kMinimal, {{"room.walls", "glass"}}), {"[room] walls", "glass"});
 }
 

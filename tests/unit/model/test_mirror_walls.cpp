@@ -217,5 +217,43 @@ TEST(MirrorWallsResistive, GhostVelocityReflectsAboutTheFaceVelocity) {
     }
 }
 
+TEST(MirrorWallsReacting, ElementsAdvanceAndGhostsReflectAboutTheirVelocity) {
+  const Lattice lattice{{0.05, 0.05, 0.05}, 0.1, {10, 10, 10}};
+  const Eos eos{EosKind::Linear, 1.2, 340.0, 1.4};
+  std::array<WallImpedance, 6> reacting{};
+  reacting[1] = {800.0, 0.05, 2e5};  // x_max
+  const double dt = 1e-5;
+  Particles p;
+  append(p, lattice.site(8, 5, 5), {0.3, 0.1, -0.2}, 1.2 + 2e-3, lattice.id(8, 5, 5));
+  append(p, lattice.site(9, 5, 5), {0.5, 0.0, 0.0}, 1.2 + 1e-3, lattice.id(9, 5, 5));
+  append(p, lattice.site(4, 0, 5), {0.1, 0.7, 0.0}, 1.2 + 5e-3, lattice.id(4, 0, 5));
+  p.n_owned = 3;
+  MirrorWalls walls(kLo, kHi, 0.25, {}, reacting, dt, eos, lattice);
+  ASSERT_TRUE(walls.reacting());
+  p.enable_face_state();
+  walls.rebuild(p);
+  ASSERT_EQ(p.n_ghost, 3u);
+  // Two steps of the first layer's element (x_max, axis 0) by hand; nothing else moves.
+  walls.advance_faces(p);
+  walls.advance_faces(p);
+  const ReactingFaceStep step(reacting[1], dt);
+  double x = 0.0, w = 0.0;
+  step.advance(eos.pressure(p.rho[1]), x, w);
+  step.advance(eos.pressure(p.rho[1]), x, w);
+  EXPECT_DOUBLE_EQ(p.face_w[0][1], w);
+  EXPECT_DOUBLE_EQ(p.face_x[0][1], x);
+  for (std::size_t i : {0, 2})
+    for (int a = 0; a < 3; ++a) EXPECT_EQ(p.face_w[a][i], 0.0) << i << " " << a;
+  walls.refresh(p, Field::Velocity);
+  for (std::size_t g = 3; g < p.size(); ++g) {
+    const std::int64_t id = p.id(g);
+    const std::size_t s = id == p.id(0) ? 0 : (id == p.id(1) ? 1 : 2);
+    if (s < 2)  // the mean normal velocity of a source and its image is the element's W
+      EXPECT_DOUBLE_EQ(0.5 * (p.vx[g] + p.vx[s]), w) << "source " << s;
+    else
+      EXPECT_EQ(p.vy[g], -p.vy[s]);  // the rigid face y_min
+  }
+}
+
 }  // namespace
 }  // namespace sphreverb

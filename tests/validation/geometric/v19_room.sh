@@ -6,35 +6,38 @@
 # record does not depend on the rank count or on [hybrid]) for the [hybrid] seeds 1 ... K, then
 # the join's checks (v19_check.py) on seed 1's levels and the full responses' octave decay times
 # of the mean band energy over the K seeds. --run SPHREVERB RANKS: the full case, the SPH run
-# first (into OUTDIR/sph, ~10 min on 2 loaded ranks), its records then joined. Options after
-# these go to v19_check.py.
-#   v19_room.sh GEOMETRIC_ROOM OUTDIR [--seeds K] [--sph DIR | --run SPHREVERB RANKS]
+# first (into OUTDIR/sph, ~10 min on 2 loaded ranks), its records then joined. --mirror: the
+# same room with mirror walls (hybrid_v19_room_mirror.ini, its records v19_room_mirror_sph/).
+# Options after these go to v19_check.py.
+#   v19_room.sh GEOMETRIC_ROOM OUTDIR [--mirror] [--seeds K] [--sph DIR | --run SPHREVERB RANKS]
 #               [v19_check.py options ...]
 set -euo pipefail
 tool=$1 out=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 post=$(cd "$here/../../../postproc" && pwd)
-seeds=8 sph="$here/v19_room_sph" run=()
+seeds=8 scene=hybrid_v19_room sph="" run=()
 while [[ $# -gt 0 ]]; do
   case $1 in
+    --mirror) scene=hybrid_v19_room_mirror; shift ;;
     --seeds) seeds=$2; shift 2 ;;
     --sph) sph=$2; shift 2 ;;
     --run) run=("$2" "$3"); shift 3 ;;
     *) break ;;
   esac
 done
+[[ -n $sph ]] || sph="$here/${scene/hybrid_v19_room/v19_room}_sph"
 rm -rf "$out"
 mkdir -p "$out"
 if [[ ${#run[@]} -gt 0 ]]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-  mpiexec -n "${run[1]}" "${run[0]}" run "$here/hybrid_v19_room.ini" --out "$out/sph"
+  mpiexec -n "${run[1]}" "${run[0]}" run "$here/$scene.ini" --out "$out/sph"
   sph="$out/sph"
 fi
 dirs=()
 for ((k = 1; k <= seeds; ++k)); do
   mkdir -p "$out/seed$k"
-  "$tool" "$here/hybrid_v19_room.ini" hybrid.seed=$k sph="$sph" out="$out/seed$k" \
+  "$tool" "$here/$scene.ini" hybrid.seed=$k sph="$sph" out="$out/seed$k" \
     > "$out/seed$k.txt"
   dirs+=("$out/seed$k")
 done
