@@ -9,6 +9,7 @@
 
 #include "detail/passes.hpp"
 #include "sphreverb/config/derived.hpp"
+#include "sphreverb/model/boundary.hpp"
 #include "sphreverb/model/mesh_query.hpp"
 
 namespace sphreverb {
@@ -226,13 +227,23 @@ void warn_free_emitter(Scene& s) {
       "(docs/scene-reference.md)");
 }
 
+// The moving object [boundary.NAME] as the solver builds it (solver/assembly.cpp make_walls).
+Wall moving_object(const BoundarySpec& b) {
+  Wall w;
+  w.shape = WallShape::from(Shape{b.shape, b.center, b.normal, b.width, b.height, b.radius});
+  if (b.path.size() > 1) w.path = Path(b.path, b.interpolation);
+  if (b.rotation.size() > 1)
+    w.rotation = RotationPath(b.rotation, b.interpolation, b.axis, b.pivot);
+  return w;
+}
+
 // An object moving along a path leaves a wake in tension (p' down to -rho0 c v), where SPH is
 // unstable (Swegle, Hicks & Attaway 1995): its particles pair up and its density stays at rho0.
 // A warning, unless [fluid] background_pressure exceeds that tension.
 void warn_moving_wake(Scene& s) {
   for (const auto& b : s.boundaries) {
-    if (b.path.size() < 2) continue;
-    const double v = Path(b.path, b.interpolation).max_speed();
+    if (b.path.size() < 2 && b.rotation.size() < 2) continue;
+    const double v = moving_object(b).max_surface_speed();
     const double tension = s.fluid.rest_density * s.fluid.sound_speed * v;
     if (!(v > 0.0) || s.fluid.background_pressure > tension) continue;
     s.warnings.push_back(
@@ -284,6 +295,73 @@ void check_path(const Reader& r, const Scene& s, const std::string& section,
                " c = " + format_number(limit) + " m/s");
 }
 
+// A turning object ([boundary.NAME] rotation): its fastest surface point (path speed plus turning
+// rate times the farthest point's distance from the axis) at most kMaxPathMach c; and its surface,
+// posed along the whole motion (every keyframe of path and rotation, and between them at steps
+// that move no surface point more than dx/4), at least dx/2 from every receiver (on its path)
+// and from the emitter disc's centre and rim. Each error names the rotation's keyframe (or the
+// segment starting at it).
+void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
+  if (b.rotation.size() < 2) return;
+  const std::string section = "boundary." + b.name;
+  const Wall w = moving_object(b);
+  const auto where = [&](std::size_t k) { return "keyframe " + std::to_string(k + 1); };
+  int segment = 0;
+  const double rate = w.rotation.max_rate(&segment);
+  const double v = w.max_surface_speed(), limit = kMaxPathMach * s.fluid.sound_speed;
+  if (v > limit)
+    r.fail(section, "rotation",
+           "the segment from " + where(static_cast<std::size_t>(segment)) + " turns at " +
+               format_number(rate * 180.0 / M_PI) + " deg/s: its surface " +
+               format_number(w.reach()) + " m from the axis moves at up to " + format_number(v) +
+               " m/s, above the limit " + format_number(kMaxPathMach) +
+               " c = " + format_number(limit) + " m/s");
+  // The points the surface must keep clear of at time t, with their names.
+  const double margin = 0.5 * s.fluid.spacing;
+  std::vector<double> times;
+  for (const AngleKeyframe& k : b.rotation) times.push_back(k.t);
+  for (const Keyframe& k : b.path) times.push_back(k.t);
+  std::sort(times.begin(), times.end());
+  const EmitterSpec& e = s.emitter;
+  Vec3 eu, ev;
+  plane_axes(e.normal, eu, ev);
+  const auto check_at = [&](double t) {
+    const WallShape now = w.pose(t);
+    const auto keyframe = [&]() {
+      std::size_t k = 0;
+      while (k + 1 < b.rotation.size() && b.rotation[k + 1].t <= t) ++k;
+      return t <= b.rotation.front().t || t >= b.rotation.back().t
+                 ? where(t <= b.rotation.front().t ? 0 : b.rotation.size() - 1)
+                 : "the segment from " + where(k);
+    };
+    const auto fail = [&](const std::string& what, double d) {
+      r.fail(section, "rotation",
+             keyframe() + ": at t = " + format_number(t) + " s its surface passes " +
+                 format_number(d) + " m from " + what +
+                 " (closer than dx/2 = " + format_number(margin) + " m)");
+    };
+    for (const auto& rec : s.receivers) {
+      const Vec3 x =
+          rec.path.size() > 1 ? Path(rec.path, rec.interpolation).position(t) : rec.position;
+      if (const double d = now.distance(x); d < margin) fail("[receiver." + rec.name + "]", d);
+    }
+    if (const double d = now.distance(e.center); d < margin) fail("the emitter's centre", d);
+    for (int j = 0; j < 16; ++j) {
+      const double a = 2.0 * M_PI * j / 16;
+      const Vec3 rim = e.center + eu * (e.radius * std::cos(a)) + ev * (e.radius * std::sin(a));
+      if (const double d = now.distance(rim); d < margin) fail("the emitter disc's rim", d);
+    }
+  };
+  const double step = 0.25 * s.fluid.spacing / std::max(v, 1e-300);  // s
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    check_at(times[k]);
+    if (k + 1 == times.size() || !(times[k + 1] > times[k])) continue;
+    const double span = times[k + 1] - times[k];
+    const int n = std::clamp(static_cast<int>(std::ceil(span / step)), 64, 1 << 20);
+    for (int i = 1; i < n; ++i) check_at(times[k] + span * i / n);
+  }
+}
+
 }  // namespace
 
 void check_geometry(const Reader& r, Scene& s) {
@@ -297,8 +375,10 @@ void check_geometry(const Reader& r, Scene& s) {
       check_in_air(r, s, "emitter." + src.name, "position", src.path.front().x);
     check_path(r, s, "emitter." + src.name, src.path, src.interpolation);
   }
-  for (const auto& b : s.boundaries)
+  for (const auto& b : s.boundaries) {
     check_path(r, s, "boundary." + b.name, b.path, b.interpolation, true);
+    check_rotation(r, s, b);
+  }
   check_receivers_off_surfaces(r, s);
   check_emitter_fits(r, s);
   check_emitter_uncut(r, s);

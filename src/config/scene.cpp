@@ -212,6 +212,7 @@ Vec3 read_normal(const Reader& r, const std::string& sec, Vec3 fallback) {
 }
 
 std::vector<Keyframe> read_path(const Reader& r, const std::string& sec);
+std::vector<AngleKeyframe> read_rotation(const Reader& r, const std::string& sec);
 
 void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
   boundaries.clear();
@@ -222,8 +223,8 @@ void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
     b.material = "rigid";
     r.require(sec, "shape", "rectangle, disc or cylinder");
     r.get_enum(sec, "shape", b.shape, shape_names());
-    std::vector<std::string> keys = {"shape", "center",        "normal", "material",
-                                     "path",  "interpolation", "wall"};
+    std::vector<std::string> keys = {"shape",    "center", "normal", "material",      "path",
+                                     "rotation", "axis",   "pivot",  "interpolation", "wall"};
     switch (b.shape) {
       case ShapeKind::Rectangle:
         keys.emplace_back("size");
@@ -272,9 +273,22 @@ void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
     r.get(sec, "radius", b.radius);
     r.get(sec, "height", b.height);
     r.get(sec, "material", b.material);
+    b.rotation = read_rotation(r, sec);
+    if (!b.rotation.empty()) {
+      r.require(sec, "axis", "x y z, non-zero: the axis the object turns about");
+      r.get(sec, "axis", b.axis);
+      if (!(norm(b.axis) > 0.0)) r.fail(sec, "axis", "must not be the zero vector");
+      b.axis = normalized(b.axis);
+      b.pivot = b.center;
+      r.get(sec, "pivot", b.pivot);
+    } else {
+      for (const char* key : {"axis", "pivot"})
+        if (r.text(sec, key)) r.fail(sec, key, "only with a rotation ('t angle; t angle; ...')");
+    }
     r.get_enum(sec, "wall", b.wall, boundary_wall_names());
-    if (b.wall == BoundaryWall::Ghost && b.path.size() > 1)
-      r.fail(sec, "wall", "a moving object (path) is a tethered force wall: wall = tethered");
+    if (b.wall == BoundaryWall::Ghost && (b.path.size() > 1 || b.rotation.size() > 1))
+      r.fail(sec, "wall",
+             "a moving object (path, rotation) is a tethered force wall: wall = tethered");
     boundaries.push_back(b);
   }
 }
@@ -354,6 +368,39 @@ std::vector<Keyframe> read_path(const Reader& r, const std::string& sec) {
     keys.push_back(k);
   }
   if (keys.empty()) r.fail(sec, "path", "no keyframe ('t x y z; t x y z; ...')");
+  return keys;
+}
+
+// `rotation = t angle; t angle; ...` (s, degrees), returned in radians.
+std::vector<AngleKeyframe> read_rotation(const Reader& r, const std::string& sec) {
+  std::vector<AngleKeyframe> keys;
+  std::string text;
+  r.get(sec, "rotation", text);
+  if (text.empty()) return keys;
+  std::istringstream groups(text);
+  std::string group;
+  const Range any{-HUGE_VAL, HUGE_VAL, true, true, ""};
+  while (std::getline(groups, group, ';')) {
+    const std::string where = "keyframe " + std::to_string(keys.size() + 1);
+    std::istringstream words(group);
+    std::vector<std::string> w;
+    for (std::string x; words >> x;) w.push_back(x);
+    if (w.empty() && keys.size() > 0 && groups.eof()) break;  // a trailing ';'
+    if (w.size() != 2)
+      r.fail(sec, "rotation",
+             where + " '" + std::string(config_detail::trim(group)) +
+                 "': needs 2 numbers 't angle' (s, degrees), keyframes separated by ';'");
+    AngleKeyframe k;
+    k.t = r.to_real(sec, "rotation", w[0], any);
+    k.angle = r.to_real(sec, "rotation", w[1], any) * (M_PI / 180.0);
+    if (k.t < 0.0) r.fail(sec, "rotation", where + ": time " + w[0] + " s is negative");
+    if (!keys.empty() && !(k.t > keys.back().t))
+      r.fail(sec, "rotation",
+             where + ": time " + w[0] + " s is not after keyframe " + std::to_string(keys.size()) +
+                 "'s " + format_number(keys.back().t) + " s (times must increase)");
+    keys.push_back(k);
+  }
+  if (keys.empty()) r.fail(sec, "rotation", "no keyframe ('t angle; t angle; ...')");
   return keys;
 }
 

@@ -258,8 +258,20 @@ std::vector<KeySpec> make_schema() {
   k.push_back(text(bnd, "path", "", "none",
                    "Keyframes 't x y z; t x y z; ...' (s of stage 2, m) of the centre: a moving "
                    "object (translated, walking speeds; at most 0.3 c), inside the fill box"));
+  k.push_back(text(bnd, "rotation", "", "none",
+                   "Keyframes 't angle; t angle; ...' (s of stage 2, degrees) of a turn about "
+                   "`axis` through `pivot` (a door on its hinge); the shape as written is its "
+                   "pose at the first keyframe; its fastest surface point at most 0.3 c"));
+  k.push_back(note(vector(bnd, "axis", "", "", "",
+                          "Axis of the rotation, non-zero (normalised; right-hand rule)"),
+                   "required with rotation"));
+  k.push_back(note(vector(bnd, "pivot", "m", "", "",
+                          "A point of the rotation's axis (the hinge), at the first keyframe's "
+                          "pose; moves with the path"),
+                   "`center`"));
   k.push_back(choice(bnd, "interpolation", words_of(interpolation_names()), "linear",
-                     "Between keyframes: linear, or smooth (as [emitter.NAME] interpolation)"));
+                     "Between keyframes of path and rotation: linear, or smooth (as "
+                     "[emitter.NAME] interpolation)"));
   k.push_back(choice(bnd, "wall", words_of(boundary_wall_names()), "tethered",
                      "tethered: a force wall (any material, may move); ghost: fixed ghost "
                      "particles with the solid behind the surface (exact, edges shared with "
@@ -527,6 +539,11 @@ Errors (exit 2, the message names the file, the line and the key):
 - No `[boundary.NAME]` surface passes through the emitter disc: the disc's tethered particles
   would be pulled by two walls at once.
 - The emitter disc fits in the fill box (its rim, centre +- radius across the normal).
+- A turning `[boundary.NAME]` object (`rotation`): its fastest surface point (the path's speed
+  plus the turning rate times the farthest point's distance from the axis) at most 0.3 c, and
+  its surface, posed at every keyframe and in between at steps that move no surface point more
+  than dx/4, at least dx/2 from every receiver (on its path) and from the emitter disc's centre
+  and rim. The message names the rotation's keyframe or the segment starting at it.
 - The stability bound dt <= min(C h / c, the stiffest wall spring's 0.5 / omega) needs at most
   1000000 substeps per sample; an explicit `substeps` must meet it.
 - `hyperdiffusion` stays below the filter's stability limit at the chosen dt.
@@ -540,8 +557,8 @@ Warnings (printed by `check` and in the run log; the run goes on):
 - An emitter disc free in the air rather than on a wall (its centre within dx of a `[room]` face,
   a `[boundary.NAME]` plate or a `[geometry.NAME]` mesh face parallel to it): a free disc scatters sound into the lattice's
   short-wave branch (k dx near pi), which no wall absorbs, and the nearby modes lose energy.
-- A `[boundary.NAME]` object moving along a `path` while `[fluid] background_pressure` is below
-  its wake's tension rho0 c v (v its top speed on the path): SPH is unstable in tension (Swegle,
+- A `[boundary.NAME]` object moving along a `path` or turning while `[fluid] background_pressure`
+  is below its wake's tension rho0 c v (v its fastest surface point's top speed): SPH is unstable in tension (Swegle,
   Hicks & Attaway 1995), the wake's particles pair up and its density stays at rho0 instead of
   falling by v/c (docs/limitations.md). A larger background pressure lets the wake rarefy but
   disorders the lattice at force walls and the emitter disc.

@@ -23,15 +23,17 @@ SceneMarkers scene_markers(const Scene& scene, double t) {
   const Vec3 e = scene.emitter.center;
   m.emitter = {e.x, e.y, e.z};
   for (const BoundarySpec& b : scene.boundaries) {
-    if (b.path.size() < 2) continue;
-    // As Wall::offset: the centre's path less the rest centre.
-    const Vec3 offset = Path(b.path, b.interpolation).position(t) - b.center;
+    if (b.path.size() < 2 && b.rotation.size() < 2) continue;
+    // The object's triangles at t = 0, each vertex moved to its pose at t (Wall::point_at).
+    Wall w;
+    w.shape = WallShape::from(Shape{b.shape, b.center, b.normal, b.width, b.height, b.radius});
+    if (b.path.size() > 1) w.path = Path(b.path, b.interpolation);
+    if (b.rotation.size() > 1)
+      w.rotation = RotationPath(b.rotation, b.interpolation, b.axis, b.pivot);
     const std::size_t first = m.objects.vertices.size();
-    append_triangles(
-        WallShape::from(Shape{b.shape, b.center, b.normal, b.width, b.height, b.radius}),
-        m.objects.surface_names.size(), m.objects);
+    append_triangles(w.shape, m.objects.surface_names.size(), m.objects);
     for (std::size_t v = first; v < m.objects.vertices.size(); ++v)
-      m.objects.vertices[v] = m.objects.vertices[v] + offset;
+      m.objects.vertices[v] = w.point_at(m.objects.vertices[v], t);
     m.objects.surface_names.push_back(b.name);
   }
   return m;

@@ -1,5 +1,6 @@
 #include "sphreverb/model/boundary.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sphreverb {
@@ -56,6 +57,78 @@ WallProbe WallShape::probe(const Vec3& p, const Vec3& shift) const {
   return out;
 }
 
+WallShape Wall::pose(double t) const {
+  WallShape w = shape;
+  if (!rotation.moving()) {
+    w.center = shape.center + offset(t);
+    return w;
+  }
+  w.center = point_at(shape.center, t);
+  w.normal = rotation.turn(shape.normal, t);
+  w.u = rotation.turn(shape.u, t);
+  w.v = rotation.turn(shape.v, t);
+  return w;
+}
+
+Vec3 Wall::point_at(const Vec3& x0, double t) const {
+  if (!rotation.moving()) return x0 + offset(t);
+  return rotation.pivot() + offset(t) + rotation.turn(x0 - rotation.pivot(), t);
+}
+
+Vec3 Wall::velocity_at(const Vec3& x, double t) const {
+  Vec3 v = path.moving() ? path.velocity(t) : Vec3{};
+  if (rotation.moving()) v = v + cross(rotation.omega(t), x - (rotation.pivot() + offset(t)));
+  return v;
+}
+
+double Wall::reach() const {
+  if (!rotation.moving()) return 0.0;
+  const Vec3 a = rotation.axis();
+  // Distance of a point from the axis through the pivot.
+  const auto off_axis = [&](const Vec3& x) {
+    const Vec3 r = x - rotation.pivot();
+    return norm(r - a * dot(a, r));
+  };
+  const WallShape& w = shape;
+  switch (w.shape) {
+    case ShapeKind::Rectangle: {  // convex: the farthest point is a corner
+      double best = 0.0;
+      for (const double su : {-0.5, 0.5})
+        for (const double sv : {-0.5, 0.5})
+          best = std::max(best, off_axis(w.center + w.u * (su * w.width) + w.v * (sv * w.height)));
+      return best;
+    }
+    case ShapeKind::Disc:
+      return off_axis(w.center) + w.radius;
+    case ShapeKind::Cylinder:
+      return off_axis(w.center) + std::hypot(w.radius, 0.5 * w.height);
+  }
+  return 0.0;
+}
+
+double Wall::max_surface_speed() const {
+  return (path.moving() ? path.max_speed() : 0.0) +
+         (rotation.moving() ? rotation.max_rate() * reach() : 0.0);
+}
+
+double WallShape::distance(const Vec3& p) const {
+  const Vec3 r = p - center;
+  const double along = dot(r, normal);
+  switch (shape) {
+    case ShapeKind::Rectangle: {
+      const double du = std::max(0.0, std::abs(dot(r, u)) - 0.5 * width);
+      const double dv = std::max(0.0, std::abs(dot(r, v)) - 0.5 * height);
+      return std::hypot(along, std::hypot(du, dv));
+    }
+    case ShapeKind::Disc:
+      return std::hypot(along, std::max(0.0, norm(r - along * normal) - radius));
+    case ShapeKind::Cylinder:
+      return std::hypot(norm(r - along * normal) - radius,
+                        std::max(0.0, std::abs(along) - 0.5 * height));
+  }
+  return 0.0;
+}
+
 std::array<WallShape, 6> box_faces(const Vec3& lo, const Vec3& hi) {
   std::array<WallShape, 6> faces;
   const Vec3 mid = 0.5 * (lo + hi), size = hi - lo;
@@ -82,8 +155,9 @@ std::vector<Tether> find_tethers(std::size_t n_owned,
                                  const std::vector<Wall>& walls, double range,
                                  const std::function<Vec3(std::size_t)>& position, double t) {
   std::vector<Tether> out;
-  std::vector<Vec3> offsets(walls.size());
-  for (std::size_t w = 0; w < walls.size(); ++w) offsets[w] = walls[w].offset(t);
+  std::vector<WallShape> posed(walls.size());
+  for (std::size_t w = 0; w < walls.size(); ++w)
+    if (walls[w].follows_path()) posed[w] = walls[w].pose(t);
   for (std::size_t i = 0; i < n_owned; ++i)
     for (std::size_t w = 0; w < walls.size(); ++w) {
       const WallProbe rest = walls[w].shape.probe(rest_position(i));
@@ -94,7 +168,7 @@ std::vector<Tether> find_tethers(std::size_t n_owned,
       }
       // A moving object: the zone around its pose at t; the rest distance's spring only for a
       // particle that started in the zone, on the side it is on now.
-      const WallProbe now = walls[w].shape.probe(position(i), offsets[w]);
+      const WallProbe now = posed[w].probe(position(i));
       if (!(now.in_extent && std::abs(now.distance) < range)) continue;
       const bool same_side = (now.distance < 0.0) == (rest.distance < 0.0);
       if (rest_in && same_side)
@@ -108,18 +182,24 @@ std::vector<Tether> find_tethers(std::size_t n_owned,
 void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
                        const std::vector<Wall>& walls, double shift, double speed, double area,
                        double mass, double dt, double time) {
-  // The moving objects' poses and velocities (the same for all their tethers).
-  std::vector<Vec3> offsets(walls.size()), velocities(walls.size());
+  // The moving objects' poses (the same for all their tethers); their velocities at the kick's
+  // mid-point, translation alone the same for all their tethers too.
+  std::vector<WallShape> posed(walls.size());
+  std::vector<Vec3> velocities(walls.size());
   for (std::size_t w = 0; w < walls.size(); ++w)
     if (walls[w].follows_path())
-      offsets[w] = walls[w].offset(time), velocities[w] = walls[w].path.velocity(time + 0.5 * dt);
+      posed[w] = walls[w].pose(time), velocities[w] = walls[w].velocity_at({}, time + 0.5 * dt);
   for (const Tether& t : tethers) {
     const Wall& w = walls[t.wall];
     const bool object = w.follows_path();
-    const Vec3 offset = w.moving ? w.shape.normal * shift : offsets[t.wall];
-    const WallProbe pr = w.shape.probe(p.position(t.particle), offset);
+    const Vec3 x = p.position(t.particle);
+    const WallProbe pr = object ? posed[t.wall].probe(x)
+                                : w.shape.probe(x, w.moving ? w.shape.normal * shift : Vec3{});
+    const Vec3 v_wall = !object               ? Vec3{}
+                        : w.rotation.moving() ? w.velocity_at(x, time + 0.5 * dt)
+                                              : velocities[t.wall];
     const double wall_speed = w.moving ? speed * dot(w.shape.normal, pr.normal)
-                              : object ? dot(velocities[t.wall], pr.normal)
+                              : object ? dot(v_wall, pr.normal)
                                        : 0.0;
     const std::size_t i = t.particle;
     const double vn = dot(p.velocity(i), pr.normal) - wall_speed;

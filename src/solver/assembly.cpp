@@ -44,6 +44,8 @@ std::vector<Wall> make_walls(const Scene& s) {
     const Shape shape{b.shape, b.center, b.normal, b.width, b.height, b.radius};
     add(WallShape::from(shape), b.material, false);
     if (b.path.size() > 1) walls.back().path = Path(b.path, b.interpolation);
+    if (b.rotation.size() > 1)
+      walls.back().rotation = RotationPath(b.rotation, b.interpolation, b.axis, b.pivot);
   }
   add(WallShape::disc(s.emitter.center, s.emitter.normal, s.emitter.radius), s.emitter.material,
       true);

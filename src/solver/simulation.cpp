@@ -88,9 +88,9 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
       sources_(make_point_sources(scene)) {
   MPI_Comm_rank(comm_, &rank_), MPI_Comm_size(comm_, &size_);
   const Derived& d = scene_.derived;
-  double object_speed = 0.0;  // m/s, the fastest moving object's top speed
+  double object_speed = 0.0;  // m/s, the fastest surface point of any moving object
   for (const Wall& w : walls_)
-    if (w.follows_path()) object_speed = std::max(object_speed, w.path.max_speed());
+    if (w.follows_path()) object_speed = std::max(object_speed, w.max_surface_speed());
   if (object_speed > 0.0)
     object_period_ = std::max<std::int64_t>(
         1, static_cast<std::int64_t>(std::floor(0.5 * d.skin / (object_speed * d.dt))));

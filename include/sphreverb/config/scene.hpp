@@ -18,8 +18,9 @@
 #include "sphreverb/core/vec3.hpp"
 #include "sphreverb/model/emitter.hpp"  // Drive
 #include "sphreverb/model/mesh.hpp"
-#include "sphreverb/model/path.hpp"   // Keyframe, PathInterpolation
-#include "sphreverb/model/shape.hpp"  // ShapeKind
+#include "sphreverb/model/path.hpp"           // Keyframe, PathInterpolation
+#include "sphreverb/model/rotation_path.hpp"  // AngleKeyframe
+#include "sphreverb/model/shape.hpp"          // ShapeKind
 #include "sphreverb/physics/eos.hpp"
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/physics/lattice_gradient.hpp"
@@ -125,7 +126,13 @@ struct BoundarySpec {
   // A moving object: keyframes of its centre (center is then the first one), translated rigidly;
   // empty: fixed at center.
   std::vector<Keyframe> path;
-  PathInterpolation interpolation = PathInterpolation::Linear;
+  PathInterpolation interpolation = PathInterpolation::Linear;  // of path and rotation
+  // A turning object (model/rotation_path.hpp): keyframes of its angle (rad; the shape as written
+  // is its pose at the first one) about `axis` (unit) through `pivot` (m, default center); empty:
+  // it does not turn.
+  std::vector<AngleKeyframe> rotation;
+  Vec3 axis;
+  Vec3 pivot;
   BoundaryWall wall = BoundaryWall::Tethered;
 };
 

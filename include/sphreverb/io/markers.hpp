@@ -1,9 +1,10 @@
 // Where the scene's sources, receivers and moving objects are, as checkpoints and snapshots store
 // them beside the particles for ParaView (docs/checkpoints.md#paraview): every [emitter.NAME]
 // source and every receiver on its path, the [emitter] disc's centre, and each [boundary.NAME]
-// object that follows a path as its triangles (those of geometry.h5) moved by the path's offset,
-// all at one stage-2 time t (s): the time of the particles' positions, acoustic steps x dt.
-// Positions are pure functions of the scene and t, the same on every rank; rank 0 writes them.
+// object that follows a path or turns as its triangles (those of geometry.h5) with every vertex
+// moved to the object's pose (Wall::point_at: turned about its pivot, then moved by the path's
+// offset), all at one stage-2 time t (s): the time of the particles' positions, acoustic steps x
+// dt. Positions are pure functions of the scene and t, the same on every rank; rank 0 writes them.
 #pragma once
 
 #include <string>

@@ -25,9 +25,20 @@
 // a_n the particle's other (pressure, viscous) acceleration. add_tether_forces adds the
 // acceleration that makes the kick v+ = v- + dt a produce exactly this v+.
 //
-// Moving objects. A wall with a path (`[boundary.NAME] path`) is translated rigidly: its centre
-// is path.position(t) (the shape's `center` is the path's first keyframe), so every formula above
-// holds in the wall's frame with d measured from the moved surface and V_wall = path.velocity.
+// Moving objects. A wall with a path (`[boundary.NAME] path`) and/or a rotation (`rotation`,
+// `axis`, `pivot`; rotation_path.hpp) moves rigidly. Its pose at time t maps a point x of the shape
+// as written (its pose at t = 0) to
+//
+//     x(t) = pivot(t) + R(t) (x - pivot),   pivot(t) = pivot + path.position(t) - center
+//
+// (the shape's `center` is the path's first keyframe; without a rotation R = 1 and the centre
+// is path.position(t)); its normal and in-plane axes turn by R(t). A point x on or near the
+// surface moves at
+//
+//     V(x, t) = path.velocity(t) + omega(t) x (x - pivot(t))
+//
+// (a door's far edge fastest, |V| = omega r at the distance r from its hinge). Every formula
+// above holds in the wall's frame with d measured from the posed surface and V_wall = V(x).
 // Its tethers are found from the particles' current positions against the wall's pose at the
 // rebuild (the set changes as the wall slides past particles): a particle whose rest site lay in
 // the wall's tether zone at t = 0 (same side, in extent) keeps the spring to its rest distance
@@ -45,6 +56,7 @@
 #include "sphreverb/core/particles.hpp"
 #include "sphreverb/core/vec3.hpp"
 #include "sphreverb/model/path.hpp"
+#include "sphreverb/model/rotation_path.hpp"
 #include "sphreverb/model/shape.hpp"
 
 namespace sphreverb {
@@ -64,19 +76,36 @@ struct WallShape {
   static WallShape disc(const Vec3& center, const Vec3& normal, double radius);
   // Probe of point p with the surface shifted by `shift` (m, the emitter's displacement).
   WallProbe probe(const Vec3& p, const Vec3& shift = {}) const;
+  // m, the distance of point p from the surface (within its extent or from its edge).
+  double distance(const Vec3& p) const;
 };
 
 struct Wall {
   WallShape shape;
-  double stiffness = 0.0;  // Pa/m
-  double damping = 0.0;    // Pa s/m
-  double mass = 0.0;       // kg/m^2, added areal mass
-  bool moving = false;     // the emitter: shifted by its displacement along its normal
-  Path path{};             // a moving object: the centre's path (empty or one keyframe: fixed)
+  double stiffness = 0.0;   // Pa/m
+  double damping = 0.0;     // Pa s/m
+  double mass = 0.0;        // kg/m^2, added areal mass
+  bool moving = false;      // the emitter: shifted by its displacement along its normal
+  Path path{};              // a moving object: the centre's path (empty or one keyframe: fixed)
+  RotationPath rotation{};  // a moving object: its turn about an axis (no keyframes: none)
 
-  bool follows_path() const { return path.moving(); }
-  // m, the displacement of the surface at stage-2 time t (s) from its pose at t = 0.
-  Vec3 offset(double t) const { return follows_path() ? path.position(t) - shape.center : Vec3{}; }
+  // A moving object: it follows a path, turns, or both.
+  bool follows_path() const { return path.moving() || rotation.moving(); }
+  // m, the translation of the centre at stage-2 time t (s) from its pose at t = 0.
+  Vec3 offset(double t) const { return path.moving() ? path.position(t) - shape.center : Vec3{}; }
+  // The shape at its pose at time t (s): centre, normal and in-plane axes moved as above. A wall
+  // that does not rotate keeps its axes' bits and its centre is shape.center + offset(t).
+  WallShape pose(double t) const;
+  // m, x(t) above: where the object's point x0 (m, in the pose at t = 0) is at time t (s).
+  Vec3 point_at(const Vec3& x0, double t) const;
+  // m/s, V(x, t) above: the velocity of the object's point at x (m, in its pose at time t).
+  Vec3 velocity_at(const Vec3& x, double t) const;
+  // m/s, an upper bound of the fastest surface point's speed over the whole motion: the
+  // path's top speed plus the top turning rate times the farthest surface point's distance from
+  // the axis (the corner of a rectangle, the rim of a disc or cylinder).
+  double max_surface_speed() const;
+  // m, the largest distance of a surface point from the pivot (0 without a rotation).
+  double reach() const;
 };
 
 // One tethered particle.

@@ -894,5 +894,52 @@ TEST(SceneParse, MovingObject) {
   expect_mentions(error_of(t), {"[boundary.door] center", "first keyframe"});
 }
 
+TEST(SceneParse, TurningObject) {
+  // A door 0.1 m wide hinged along its edge y = 0.25 m, opening by 90 degrees in 0.1 s.
+  const std::string door =
+      "\n[boundary.door]\nshape = rectangle\ncenter = 0.3 0.2 0.15\nnormal = 1 0 0\n"
+      "size = 0.1 0.1\n";
+  const std::string hinge = "axis = 0 0 2\npivot = 0.3 0.25 0.15\n";
+  const Scene s = parse_scene(kFull + door + hinge + "rotation = 0 0; 0.1 90\n", kPath);
+  const BoundarySpec& b = s.boundaries.back();
+  ASSERT_EQ(b.rotation.size(), 2u);
+  EXPECT_DOUBLE_EQ(b.rotation[1].t, 0.1);
+  EXPECT_DOUBLE_EQ(b.rotation[1].angle, 0.5 * M_PI);
+  EXPECT_EQ(b.axis, (Vec3{0, 0, 1}));
+  EXPECT_EQ(b.pivot, (Vec3{0.3, 0.25, 0.15}));
+  EXPECT_EQ(b.center, (Vec3{0.3, 0.2, 0.15}));
+  EXPECT_TRUE(b.path.empty());
+  EXPECT_EQ(parse_scene(kFull + door + "axis = 0 0 1\nrotation = 0 0; 0.1 90\n", kPath)
+                .boundaries.back()
+                .pivot,
+            b.center);  // the pivot defaults to the centre
+
+  std::string t = kFull + door + "rotation = 0 0; 0.1 90\n";
+  expect_mentions(error_of(t), {"[boundary.door]", "missing required key 'axis'"});
+  t = kFull + door + hinge + "rotation = 0 0; 0.1\n";
+  expect_mentions(error_of(t), {at_line(t, "rotation ="), "[boundary.door] rotation", "keyframe 2",
+                                "needs 2 numbers"});
+  t = kFull + door + hinge + "rotation = 0 0; 0.2 30; 0.1 90\n";
+  expect_mentions(error_of(t), {"[boundary.door] rotation", "keyframe 3", "times must increase"});
+  t = kFull + door + hinge;
+  expect_mentions(error_of(t), {"[boundary.door] axis", "only with a rotation"});
+  t = kFull + door + hinge + "rotation = 0 0; 0.1 90\nwall = ghost\n";
+  expect_mentions(error_of(t), {"[boundary.door] wall", "wall = tethered"});
+  // 90 degrees in 0.1 ms: the far edge, 0.1 m from the hinge, at 1571 m/s (c = 300 m/s).
+  t = kFull + door + hinge + "rotation = 0 0; 0.0001 0; 0.0002 90\n";
+  expect_mentions(error_of(t), {"[boundary.door] rotation", "the segment from keyframe 2",
+                                "1570.8 m/s", "above the limit 0.3 c"});
+  // A receiver 0.058 m from the hinge, in the quarter the door sweeps through.
+  t = kFull + door + hinge +
+      "rotation = 0 0; 0.1 90\n[receiver.swept]\nposition = 0.35 0.22 0.15\n";
+  expect_mentions(error_of(t), {"[boundary.door] rotation", "the segment from keyframe 1",
+                                "[receiver.swept]", "closer than dx/2"});
+  // Turning the other way (away from it) is fine.
+  EXPECT_NO_THROW(parse_scene(kFull + door + hinge +
+                                  "rotation = 0 0; 0.1 -90\n[receiver.swept]\nposition = 0.35 "
+                                  "0.22 0.15\n",
+                              kPath));
+}
+
 }  // namespace
 }  // namespace sphreverb
