@@ -41,6 +41,7 @@ CASES = {
     "v14": ("monopole", "v14_monopole", "monopole point source: spreading and six directions"),
     "v15": ("doppler", "v15_doppler", "Doppler shift of a moving source or receiver"),
     "v16": ("direction", "v16_direction", "Ambisonic direction of arrival from six or more sides"),
+    "wall-angle": ("wall-angle", "wall_angle", "resistive wall at oblique incidence, exact line source"),
 }
 
 
