@@ -204,10 +204,11 @@ std::vector<KeySpec> make_schema() {
   k.push_back(required(
       vector("room", "max", "m", "", "", "Upper corner of the room, > min on every axis")));
   k.push_back(text("room", "material", "rigid", "", "Material of the six faces: " + kMaterialRef));
-  k.push_back(choice("room", "walls", words_of(room_wall_names()), "auto",
-                     "How the faces are built: mirror ghost particles (rigid, resistive for one "
-                     "broadband absorption, reacting for absorption_bands), tethered force walls "
-                     "(any material), auto = mirror unless a face's material is given by stiffness/damping"));
+  k.push_back(choice(
+      "room", "walls", words_of(room_wall_names()), "auto",
+      "How the faces are built: mirror ghost particles (rigid, resistive for one "
+      "broadband absorption, reacting for absorption_bands), tethered force walls "
+      "(any material), auto = mirror unless a face's material is given by stiffness/damping"));
   for (int f = 0; f < 6; ++f) {
     k.push_back(text("room", room_face_key(f), "", "`material`",
                      "Material of one face (" + room_face_key(f).substr(9) +
