@@ -336,13 +336,15 @@ void read_emitter(const Reader& r, EmitterSpec& e) {
   e.builtin = resolve_input(r, "emitter", e.input);
 }
 
-// "t x y z; t x y z; ...": keyframes with strictly increasing times >= 0 (s) and positions (m).
-// Where they lie (in the air, off the surfaces) and how fast they move is checked with the
-// geometry (checks.cpp).
-std::vector<Keyframe> read_path(const Reader& r, const std::string& sec) {
-  std::vector<Keyframe> keys;
+// `key = t v1 ... vn; t v1 ... vn; ...`: keyframes of n values each with strictly increasing
+// times >= 0 (s); `form` names them for the messages (e.g. "'t x y z' (s, m)"), `example` is
+// the list's shape (e.g. "'t x y z; t x y z; ...'"). Empty when the key is not given.
+std::vector<std::pair<double, std::vector<double>>> read_keyframes(
+    const Reader& r, const std::string& sec, const std::string& key, std::size_t n,
+    const std::string& form, const std::string& example) {
+  std::vector<std::pair<double, std::vector<double>>> keys;
   std::string text;
-  r.get(sec, "path", text);
+  r.get(sec, key, text);
   if (text.empty()) return keys;
   std::istringstream groups(text);
   std::string group;
@@ -353,54 +355,41 @@ std::vector<Keyframe> read_path(const Reader& r, const std::string& sec) {
     std::vector<std::string> w;
     for (std::string x; words >> x;) w.push_back(x);
     if (w.empty() && keys.size() > 0 && groups.eof()) break;  // a trailing ';'
-    if (w.size() != 4)
-      r.fail(sec, "path",
-             where + " '" + std::string(config_detail::trim(group)) +
-                 "': needs 4 numbers 't x y z' (s, m), keyframes separated by ';'");
-    Keyframe k;
-    k.t = r.to_real(sec, "path", w[0], any);
-    for (int a = 0; a < 3; ++a) k.x[a] = r.to_real(sec, "path", w[1 + a], any);
-    if (k.t < 0.0) r.fail(sec, "path", where + ": time " + w[0] + " s is negative");
-    if (!keys.empty() && !(k.t > keys.back().t))
-      r.fail(sec, "path",
+    if (w.size() != n + 1)
+      r.fail(sec, key,
+             where + " '" + std::string(config_detail::trim(group)) + "': needs " +
+                 std::to_string(n + 1) + " numbers " + form + ", keyframes separated by ';'");
+    const double t = r.to_real(sec, key, w[0], any);
+    if (t < 0.0) r.fail(sec, key, where + ": time " + w[0] + " s is negative");
+    if (!keys.empty() && !(t > keys.back().first))
+      r.fail(sec, key,
              where + ": time " + w[0] + " s is not after keyframe " + std::to_string(keys.size()) +
-                 "'s " + format_number(keys.back().t) + " s (times must increase)");
-    keys.push_back(k);
+                 "'s " + format_number(keys.back().first) + " s (times must increase)");
+    std::vector<double> values;
+    for (std::size_t a = 0; a < n; ++a) values.push_back(r.to_real(sec, key, w[1 + a], any));
+    keys.emplace_back(t, std::move(values));
   }
-  if (keys.empty()) r.fail(sec, "path", "no keyframe ('t x y z; t x y z; ...')");
+  if (keys.empty()) r.fail(sec, key, "no keyframe (" + example + ")");
+  return keys;
+}
+
+// "t x y z; t x y z; ...": keyframes with strictly increasing times >= 0 (s) and positions (m).
+// Where they lie (in the air, off the surfaces) and how fast they move is checked with the
+// geometry (checks.cpp).
+std::vector<Keyframe> read_path(const Reader& r, const std::string& sec) {
+  std::vector<Keyframe> keys;
+  for (const auto& [t, x] :
+       read_keyframes(r, sec, "path", 3, "'t x y z' (s, m)", "'t x y z; t x y z; ...'"))
+    keys.push_back(Keyframe{t, Vec3{x[0], x[1], x[2]}});
   return keys;
 }
 
 // `rotation = t angle; t angle; ...` (s, degrees), returned in radians.
 std::vector<AngleKeyframe> read_rotation(const Reader& r, const std::string& sec) {
   std::vector<AngleKeyframe> keys;
-  std::string text;
-  r.get(sec, "rotation", text);
-  if (text.empty()) return keys;
-  std::istringstream groups(text);
-  std::string group;
-  const Range any{-HUGE_VAL, HUGE_VAL, true, true, ""};
-  while (std::getline(groups, group, ';')) {
-    const std::string where = "keyframe " + std::to_string(keys.size() + 1);
-    std::istringstream words(group);
-    std::vector<std::string> w;
-    for (std::string x; words >> x;) w.push_back(x);
-    if (w.empty() && keys.size() > 0 && groups.eof()) break;  // a trailing ';'
-    if (w.size() != 2)
-      r.fail(sec, "rotation",
-             where + " '" + std::string(config_detail::trim(group)) +
-                 "': needs 2 numbers 't angle' (s, degrees), keyframes separated by ';'");
-    AngleKeyframe k;
-    k.t = r.to_real(sec, "rotation", w[0], any);
-    k.angle = r.to_real(sec, "rotation", w[1], any) * (M_PI / 180.0);
-    if (k.t < 0.0) r.fail(sec, "rotation", where + ": time " + w[0] + " s is negative");
-    if (!keys.empty() && !(k.t > keys.back().t))
-      r.fail(sec, "rotation",
-             where + ": time " + w[0] + " s is not after keyframe " + std::to_string(keys.size()) +
-                 "'s " + format_number(keys.back().t) + " s (times must increase)");
-    keys.push_back(k);
-  }
-  if (keys.empty()) r.fail(sec, "rotation", "no keyframe ('t angle; t angle; ...')");
+  for (const auto& [t, a] :
+       read_keyframes(r, sec, "rotation", 1, "'t angle' (s, degrees)", "'t angle; t angle; ...'"))
+    keys.push_back(AngleKeyframe{t, a[0] * (M_PI / 180.0)});
   return keys;
 }
 
