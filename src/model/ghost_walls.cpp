@@ -1,5 +1,6 @@
 #include "sphreverb/model/ghost_walls.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <stdexcept>
@@ -17,6 +18,9 @@ constexpr double kParallel = 0.99;
 std::array<double, 3> lagrange3(double u) {
   return {0.5 * u * (u - 1.0), 1.0 - u * u, 0.5 * u * (u + 1.0)};
 }
+
+// Probe points tried behind a ghost whose mirror point has no all-air block: dx/4 apart.
+constexpr int kProbeSteps = 12;
 
 // Wendland C2 shape (1 - q/2)^4 (2q + 1) for q = r / dx < 2 (unnormalised: weights are relative).
 double wendland(double q) {
@@ -57,6 +61,68 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
 
   std::vector<std::int64_t> ids;
   std::vector<double> w;
+  // Triquadratic Lagrange weights for the state at point + shift: the value at `point` on an
+  // all-air 3x3x3 block around it (shifted by at most one site towards the side the point leans
+  // to), plus shift . the block's central-difference gradient at its centre. The block's sites
+  // lie within kStencilReach of `centre` along each axis. False (nothing appended) if there is
+  // no such block.
+  const auto lagrange_at = [&](const Vec3& point, const Vec3& centre, const Vec3& shift,
+                               std::vector<std::int64_t>& out_ids, std::vector<double>& out_w) {
+    int i0[3];
+    double f[3];
+    for (int a = 0; a < 3; ++a) {
+      const double t = (point[a] - l.origin[a]) / dx;
+      i0[a] = static_cast<int>(std::lround(t));
+      f[a] = t - i0[a];
+      // A point within 1e-5 spacings of a site is that site (mesh coordinates are single
+      // precision): the ghost copies it, as a mirror wall's image does.
+      if (std::abs(f[a]) < 1e-5) f[a] = 0.0;
+    }
+    std::vector<std::array<int, 3>> shifts;
+    for (int sz = -1; sz <= 1; ++sz)
+      for (int sy = -1; sy <= 1; ++sy)
+        for (int sx = -1; sx <= 1; ++sx) {
+          const int s[3] = {sx, sy, sz};
+          bool ok = true;
+          for (int a = 0; a < 3; ++a)
+            ok = ok && (s[a] == 0 || f[a] == 0.0 || (s[a] > 0) == (f[a] > 0.0));
+          if (ok) shifts.push_back({sx, sy, sz});
+        }
+    std::stable_sort(shifts.begin(), shifts.end(), [](const auto& a, const auto& b) {
+      return std::abs(a[0]) + std::abs(a[1]) + std::abs(a[2]) <
+             std::abs(b[0]) + std::abs(b[1]) + std::abs(b[2]);
+    });
+    const Vec3 g = (1.0 / dx) * shift;                // in spacings
+    constexpr double kCentral[3] = {-0.5, 0.0, 0.5};  // d/du at the block's centre
+    for (const auto& s : shifts) {
+      const int c0[3] = {i0[0] + s[0], i0[1] + s[1], i0[2] + s[2]};
+      bool all = true;
+      for (int a = 0; a < 3 && all; ++a) {
+        const double centre_index = (centre[a] - l.origin[a]) / dx;
+        all = std::abs(c0[a] - 1 - centre_index) <= kStencilReach + 1e-9 &&
+              std::abs(c0[a] + 1 - centre_index) <= kStencilReach + 1e-9;
+      }
+      for (int dk = -1; dk <= 1 && all; ++dk)
+        for (int dj = -1; dj <= 1 && all; ++dj)
+          for (int di = -1; di <= 1 && all; ++di) all = air(c0[0] + di, c0[1] + dj, c0[2] + dk);
+      if (!all) continue;
+      const auto wx = lagrange3(f[0] - s[0]), wy = lagrange3(f[1] - s[1]),
+                 wz = lagrange3(f[2] - s[2]);
+      for (int dk = -1; dk <= 1; ++dk)
+        for (int dj = -1; dj <= 1; ++dj)
+          for (int di = -1; di <= 1; ++di) {
+            const double weight = wx[di + 1] * wy[dj + 1] * wz[dk + 1] +
+                                  g.x * kCentral[di + 1] * wy[dj + 1] * wz[dk + 1] +
+                                  g.y * wx[di + 1] * kCentral[dj + 1] * wz[dk + 1] +
+                                  g.z * wx[di + 1] * wy[dj + 1] * kCentral[dk + 1];
+            if (weight == 0.0) continue;
+            out_ids.push_back(l.id(c0[0] + di, c0[1] + dj, c0[2] + dk));
+            out_w.push_back(weight);
+          }
+      return true;
+    }
+    return false;
+  };
   for (int k = range_lo[2]; k <= range_hi[2]; ++k)
     for (int j = range_lo[1]; j <= range_hi[1]; ++j)
       for (int i = range_lo[0]; i <= range_hi[0]; ++i) {
@@ -87,59 +153,42 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         }
         // The point whose state the ghost takes: its mirror point, or itself on the air side.
         const Vec3 xm = solid ? 2.0 * c.point - x : x;
-        // Triquadratic Lagrange on an all-air 3x3x3 block around xm (shifted by at most one site
-        // towards the side xm leans to), else a Shepard average.
         ids.clear(), w.clear();
-        int i0[3];
-        double f[3];
-        for (int a = 0; a < 3; ++a) {
-          const double t = (xm[a] - l.origin[a]) / dx;
-          i0[a] = static_cast<int>(std::lround(t));
-          f[a] = t - i0[a];
-          // A mirror point within 1e-5 spacings of a site is that site (mesh coordinates are
-          // single precision): the ghost copies it, as a mirror wall's image does.
-          if (std::abs(f[a]) < 1e-5) f[a] = 0.0;
-        }
-        std::vector<std::array<int, 3>> shifts;
-        for (int sz = -1; sz <= 1; ++sz)
-          for (int sy = -1; sy <= 1; ++sy)
-            for (int sx = -1; sx <= 1; ++sx) {
-              const int s[3] = {sx, sy, sz};
-              bool ok = true;
-              for (int a = 0; a < 3; ++a)
-                ok = ok && (s[a] == 0 || f[a] == 0.0 || (s[a] > 0) == (f[a] > 0.0));
-              if (ok) shifts.push_back({sx, sy, sz});
-            }
-        std::stable_sort(shifts.begin(), shifts.end(), [](const auto& a, const auto& b) {
-          return std::abs(a[0]) + std::abs(a[1]) + std::abs(a[2]) <
-                 std::abs(b[0]) + std::abs(b[1]) + std::abs(b[2]);
-        });
-        bool done = false;
-        for (const auto& s : shifts) {
-          const int c0[3] = {i0[0] + s[0], i0[1] + s[1], i0[2] + s[2]};
-          bool all = true;
-          for (int dk = -1; dk <= 1 && all; ++dk)
-            for (int dj = -1; dj <= 1 && all; ++dj)
-              for (int di = -1; di <= 1 && all; ++di) all = air(c0[0] + di, c0[1] + dj, c0[2] + dk);
-          if (!all) continue;
-          const auto wx = lagrange3(f[0] - s[0]), wy = lagrange3(f[1] - s[1]),
-                     wz = lagrange3(f[2] - s[2]);
-          for (int dk = -1; dk <= 1; ++dk)
-            for (int dj = -1; dj <= 1; ++dj)
-              for (int di = -1; di <= 1; ++di) {
-                const double weight = wx[di + 1] * wy[dj + 1] * wz[dk + 1];
-                if (weight == 0.0) continue;
-                ids.push_back(l.id(c0[0] + di, c0[1] + dj, c0[2] + dk));
-                w.push_back(weight);
-              }
-          done = true;
-          ++stats_.lagrange;
-          break;
-        }
+        // Triquadratic Lagrange on an all-air block around xm, else the state at xm extrapolated
+        // from a probe point deeper in the air (below), else a Shepard average.
+        bool done = lagrange_at(xm, xm, Vec3{}, ids, w);
         if (!done) {
+          // The probe point: on the line from the ghost through its wall point, at the smallest
+          // depth s > d (in steps of dx/4, up to d + 3 dx) around which an all-air block lies
+          // within kStencilReach of xm. The state at xm is its Lagrange value plus (xm - xp) times
+          // the block's central-difference gradient, second order for a smooth field. The
+          // gradient at the block's centre, not the Lagrange derivative at xp: that one carries
+          // the block's curvature, 4u (f- - 2 f0 + f+) per axis, which is the lattice's shortest
+          // wave (2 dx) amplified, and the reflected ghosts fed it back (the rotated V10 box
+          // went unstable after 76 ms; docs/theory/walls.md).
+          Vec3 u = solid ? c.point - x : x - c.point;  // into the air
+          const double d = norm(u);
+          if (d > 1e-9 * dx) {
+            u = (1.0 / d) * u;
+          } else {
+            u = Vec3{};
+            for (int q = 0; q < c.faces; ++q) u = u - c.normal[q];
+            u = (1.0 / norm(u)) * u;
+          }
+          for (int m = 1; m <= kProbeSteps && !done; ++m) {
+            const Vec3 xp = c.point + (d + 0.25 * m * dx) * u;
+            done = lagrange_at(xp, xm, xm - xp, ids, w);
+          }
+        }
+        if (done) {
+          ++stats_.lagrange;
+        } else {
           // A kernel-normalised (Shepard) average of the air sites within 2 dx of xm: convex
           // weights, so a ghost never exceeds its stencil's range. (A first-order MLS fit here,
           // with weights of both signs, made the rotated V10 box unstable within 20 ms.)
+          int i0[3];
+          for (int a = 0; a < 3; ++a)
+            i0[a] = static_cast<int>(std::lround((xm[a] - l.origin[a]) / dx));
           double total = 0.0;
           for (int dk = -2; dk <= 2; ++dk)
             for (int dj = -2; dj <= 2; ++dj)
@@ -160,15 +209,17 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
           ++stats_.shepard;
         }
         // The normal velocity is odd about each face (v.n - W changes sign across it, and is 0
-        // on it). A ghost behind the wall reflects it (factor -1): Lagrange states are those at
-        // xm, and a Shepard average, though it is the state at its stencil's centroid rather
-        // than at xm, is reflected too (taking v.n - W linear in the depth from the centroid put
-        // the walls' modes right but absorbed about 10 % too little admittance on an oblique
-        // resistive face and left a low-frequency tail behind a pulse reflected from an oblique
-        // rigid one: V12, docs/theory/walls.md). An air-side ghost (a site within the clearance)
-        // lies in the air at signed depth sigma > 0: v.n - W is interpolated linearly from the
-        // face (0) to its stencil's centroid at depth s, W + (sigma / s) (v.n - W).
+        // on it). A ghost behind the wall reflects it (factor -1): Lagrange states (at xm, or
+        // extrapolated to it from a probe) are those at xm, and a Shepard average, though it is the
+        // state at its stencil's centroid rather than at xm, is reflected too (taking v.n - W
+        // linear in the depth from the centroid put the walls' modes right but absorbed about 10 %
+        // too little admittance on an oblique resistive face and left a low-frequency tail behind a
+        // pulse reflected from an oblique rigid one: V12, docs/theory/walls.md). An air-side ghost
+        // (a site within the clearance) lies in the air at signed depth sigma > 0: v.n - W is
+        // interpolated linearly from the face (0) to its stencil's centroid at depth s, W + (sigma
+        // / s) (v.n - W); extrapolated from a probe, its state is that at its own site (factor +1).
         double odd[3] = {-1.0, -1.0, -1.0};
+        if (done && !solid) odd[0] = odd[1] = odd[2] = 1.0;
         if (!done && !solid) {
           Vec3 centroid;
           for (std::size_t q = 0; q < ids.size(); ++q) centroid += w[q] * l.site_of(ids[q]);

@@ -18,15 +18,20 @@
 //
 // The state at x_m is interpolated from the air particles: triquadratic Lagrange interpolation on
 // a 3 x 3 x 3 block of air lattice sites around x_m (exact where x_m is a lattice site: a box
-// face half a spacing beyond the lattice gives the mirror wall's densities), else a Shepard
-// average (Wendland C2 weights, h = dx, radius 2 dx; convex, never amplifying). The
+// face half a spacing beyond the lattice gives the mirror wall's densities); else, where no
+// all-air block lies around x_m, the Lagrange value at a probe point x_p deeper on the line from
+// x_g through c plus (x_m - x_p) times the probe block's central-difference gradient (second
+// order, and blind to the lattice's 2 dx wave, which a Lagrange derivative off the block's
+// centre amplifies); else a Shepard average (Wendland C2 weights, h = dx, radius 2 dx; convex,
+// never amplifying). The
 // stencils and weights use the lattice sites, not the particles' positions: they depend on the
 // geometry alone and are computed once; a rebuild only finds the entries of the stencil ids.
 // Every stencil point lies within kStencilReach of x_m along each axis.
 //
 // The air's sites within kClearance dx of a wall are ghosts on the air side (their own site's
-// state, a Shepard average, its normal velocity interpolated linearly between W on the face and
-// the average's at its centroid): docs/theory/walls.md, measured by V10 and V12.
+// state, extrapolated from a probe as above, else a Shepard average, its normal velocity
+// interpolated linearly between W on the face and the average's at its centroid):
+// docs/theory/walls.md, measured by V10 and V12.
 //
 // Keys: a ghost's key is image_key(lattice.sites() + e, 0) with e the index of its site on the
 // lattice extended by `pad` sites on every side, unique and the same on every rank.
