@@ -55,7 +55,9 @@ TEST(ImageSources, ImpedanceWallReflectsWithTheFactorAtItsAngle) {
   auto r_at = [&](double cos_t) { return (zeta * cos_t - 1.0) / (zeta * cos_t + 1.0); };
   int first = 0, adjacent = 0;
   for (const auto& im : images) {
-    if (im.order == 0) EXPECT_EQ(im.amplitude[2], 1.0 / (4.0 * kPi * im.distance));
+    if (im.order == 0) {
+      EXPECT_EQ(im.amplitude[2], 1.0 / (4.0 * kPi * im.distance));
+    }
     if (im.order == 1) {
       ++first;
       int face = 0;
