@@ -7,15 +7,12 @@
 #include <vector>
 
 #include "sphreverb/model/boundary.hpp"
+#include "vec_expect.hpp"
 
 namespace sphreverb {
 namespace {
 
-void expect_vec_near(const Vec3& a, const Vec3& b, double tol) {
-  EXPECT_NEAR(a.x, b.x, tol);
-  EXPECT_NEAR(a.y, b.y, tol);
-  EXPECT_NEAR(a.z, b.z, tol);
-}
+using test::expect_vec_near;
 
 WallShape rectangle(const Vec3& center, const Vec3& normal, double width, double height) {
   Shape b;

@@ -10,17 +10,14 @@
 #include "mesh_fixtures.hpp"
 #include "sphreverb/model/mesh_check.hpp"
 #include "sphreverb/model/mesh_io.hpp"
+#include "vec_expect.hpp"
 
 namespace sphreverb {
 namespace {
 
 using namespace testing_mesh;
 
-void expect_vec_near(const Vec3& a, const Vec3& b, double tol) {
-  EXPECT_NEAR(a.x, b.x, tol);
-  EXPECT_NEAR(a.y, b.y, tol);
-  EXPECT_NEAR(a.z, b.z, tol);
-}
+using test::expect_vec_near;
 
 std::string load_error(const std::filesystem::path& path, const MeshLoadOptions& o = {}) {
   try {

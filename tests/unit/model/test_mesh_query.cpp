@@ -11,17 +11,14 @@
 #include "mesh_fixtures.hpp"
 #include "sphreverb/model/mesh_io.hpp"
 #include "sphreverb/model/mesh_query.hpp"
+#include "vec_expect.hpp"
 
 namespace sphreverb {
 namespace {
 
 using namespace testing_mesh;
 
-void expect_vec_near(const Vec3& a, const Vec3& b, double tol) {
-  EXPECT_NEAR(a.x, b.x, tol);
-  EXPECT_NEAR(a.y, b.y, tol);
-  EXPECT_NEAR(a.z, b.z, tol);
-}
+using test::expect_vec_near;
 
 Mesh unit_box(const TempDir& dir, const MeshLoadOptions& o = {}) {
   write_obj(dir / "box.obj", box({0, 0, 0}, {1, 1, 1}));

@@ -11,15 +11,12 @@
 #include "sphreverb/core/particles.hpp"
 #include "sphreverb/model/boundary.hpp"
 #include "sphreverb/model/rotation_path.hpp"
+#include "vec_expect.hpp"
 
 namespace sphreverb {
 namespace {
 
-void expect_vec_near(const Vec3& a, const Vec3& b, double tol) {
-  EXPECT_NEAR(a.x, b.x, tol);
-  EXPECT_NEAR(a.y, b.y, tol);
-  EXPECT_NEAR(a.z, b.z, tol);
-}
+using test::expect_vec_near;
 
 constexpr double kPi = std::numbers::pi;
 
