@@ -250,8 +250,6 @@ void Simulation::start_rebuild_check() {
     const double d2 = dx * dx + dy * dy + dz * dz;
     if (!(d2 <= worst)) worst = std::isfinite(d2) ? d2 : HUGE_VAL;  // NaN counts as "far"
   }
-  // One reduction per step for both questions: has any particle moved half the skin, and has
-  // any rank been asked to stop. Non-blocking, so that it travels while the halo refresh does.
   // One reduction per step for three questions: has any particle moved half the skin, has any
   // rank been asked to stop (and by which signal), and may a particle have run away from its
   // lattice site (|x - site| <= |x - x_rebuild| + |x_rebuild - site|). Non-blocking, so that it
