@@ -11,6 +11,7 @@
 #include "sphreverb/config/derived.hpp"
 #include "sphreverb/model/boundary.hpp"
 #include "sphreverb/model/mesh_query.hpp"
+#include "sphreverb/physics/lattice_stability.hpp"
 
 namespace sphreverb {
 
@@ -256,6 +257,39 @@ void warn_moving_wake(Scene& s) {
   }
 }
 
+// A sustained total pressure (the background pressure; +-rho0 c v ahead of and behind a moving
+// object) makes modes of the resting lattice grow (physics/lattice_stability.hpp). A warning when
+// the fastest of them would grow by more than e^10 within the run.
+void warn_lattice_growth(Scene& s) {
+  const FluidSpec& f = s.fluid;
+  double worst_v = 0.0;
+  for (const auto& b : s.boundaries)
+    if (b.path.size() >= 2 || b.rotation.size() >= 2)
+      worst_v = std::max(worst_v, moving_object(b).max_surface_speed());
+  if (f.background_pressure == 0.0 && worst_v == 0.0) return;
+  const double swing = f.rest_density * f.sound_speed * worst_v;
+  LatticeGrowth fastest;
+  double at = 0.0;
+  for (double p :
+       {f.background_pressure, f.background_pressure + swing, f.background_pressure - swing}) {
+    const LatticeGrowth g = lattice_growth(f.gradient_correction, f.kernel, f.h_over_dx, f.spacing,
+                                           f.sound_speed, f.rest_density, p, 8);
+    if (g.rate > fastest.rate) fastest = g, at = p;
+  }
+  const double growth = fastest.rate * s.time.duration;
+  if (!(growth > 10.0)) return;
+  s.warnings.push_back(
+      "under a sustained pressure of " + format_number(std::round(at)) + " Pa (" +
+      (worst_v > 0.0 ? "[fluid] background_pressure plus or minus rho0 c v of the fastest moving "
+                       "object"
+                     : "[fluid] background_pressure") +
+      ") modes of the resting lattice grow with an e-folding time of about " +
+      format_number(std::round(1e3 / fastest.rate * 100.0) / 100.0) + " ms, e^" +
+      format_number(std::round(growth)) +
+      " over the run: the air leaves its lattice sites (neighbour rebuilds become frequent, "
+      "noise in the records) (docs/theory/method.md, lattice stability under pressure)");
+}
+
 // A path (keyframes of [SECTION] path): every keyframe, and the path sampled at 64 points per
 // segment, in the air and at least dx/2 from every [boundary.NAME] surface; the speed at most
 // kMaxPathMach c. Each error names the keyframe (or the segment starting at it). A moving
@@ -385,6 +419,7 @@ void check_geometry(const Reader& r, Scene& s) {
   warn_room_faces(s);
   warn_free_emitter(s);
   warn_moving_wake(s);
+  warn_lattice_growth(s);
   warn_air_behind_ghost_shapes(s);
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every example scene in configs/ passes `sphreverb check` (exit 0, no warning, nothing written),
+# Every example scene in configs/ passes `sphreverb check` (exit 0, no warning but the door
+# example's expected one, nothing written),
 # and the mesh examples report their meshes: the surfaces with the areas the air sees, the
 # area per material and the air volume (configs/l_room.ini, configs/furnished_room.ini).
 #   examples_check.sh SPHREVERB SOURCE_DIR WORK_DIR
@@ -15,6 +16,19 @@ for scene in "$src"/configs/*.ini; do
   rc=$?
   if [[ $rc != 0 ]]; then
     echo "FAIL: check $scene: exit $rc"; cat "$name.txt"; fail=1; continue
+  fi
+  # The door example demonstrates moving geometry under a background pressure, whose lattice
+  # growth `check` reports (docs/limitations.md): that one warning is expected there.
+  if [[ $name == opening_door ]]; then
+    if grep -q 'modes of the resting lattice grow' "$name.txt"; then
+      echo "ok check $scene warns of the lattice's growth"
+    else
+      echo "FAIL: check $scene does not warn of the lattice's growth"; fail=1
+    fi
+    if grep 'warning' "$name.txt" | grep -qv 'modes of the resting lattice grow'; then
+      echo "FAIL: check $scene warns:"; grep 'warning' "$name.txt"; fail=1
+    fi
+    continue
   fi
   if grep -q 'warning' "$name.txt"; then
     echo "FAIL: check $scene warns:"; grep 'warning' "$name.txt"; fail=1; continue
