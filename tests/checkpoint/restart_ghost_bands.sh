@@ -4,13 +4,17 @@
 # end face, at 2 cm. The face element of every ghost site behind the curtain (X, W) is advanced
 # on each rank where the ghost is active. A run on 2 ranks equals one on 1 and 3 ranks, and
 # restarts from a stage-2 checkpoint on 1, 2 and 3 ranks equal the uninterrupted run, byte for
-# byte (WAVs, receiver records, particles and the ghost face elements by key). A checkpoint
+# byte (WAVs, receiver records, particles and the ghost face elements by key), across neighbour
+# rebuilds. A checkpoint
 # without the ghost face elements is refused with exit 2.
 #   restart_ghost_bands.sh SPHREVERB SOURCE_DIR WORK_DIR
 source "$(dirname "$0")/common.sh"
 scene=$src/tests/validation/tube_v12.ini
-# The piston 0.75 dx from its end face, as tests/validation/full/V12.sh places it.
+# The piston 0.75 dx from its end face, as tests/validation/full/V12.sh places it; a tiny skin
+# and a large drive, so that neighbour lists (and the ghosts' active sets) are rebuilt during the
+# run (44 rebuilds in stage 2 on 1 rank).
 opts=(--fluid.spacing 0.02 --emitter.center "0.113000 0.106062 0.395614"
+      --fluid.skin 0.01 --emitter.deflection 2e-4
       --geometry.tube.material.sample curtain --time.duration 0.006
       --output.checkpoint_every 0.002 --output.keep_checkpoints 1000 --output.progress_every 1000)
 on 2 run "$scene" --out "$work/full" "${opts[@]}" >"$work/full.log" 2>&1

@@ -68,7 +68,7 @@ namespace sphreverb {
 
 struct GhostWallParams {
   double reach = 0.0;  // m, ghosts are kept within this of an owned particle (support + skin)
-  Eos eos;             // pressure of the resistive walls' W = p / R
+  Eos eos;             // pressure of the resistive walls' W = p / R and the reacting faces' drive
   double dt = 0.0;     // s, the time step of the reacting faces' elements (reacting_face.hpp)
   // The emitter disc where it lies on a wall (a piston in a baffle): the ghosts whose wall point
   // lies on it, behind a face parallel to it, make that part of the face move with the disc,
