@@ -104,6 +104,12 @@ std::optional<std::pair<Vec3, Vec3>> room_mesh_box(const Scene& s) {
   return std::nullopt;
 }
 
+// A material a ghost wall carries: rigid, resistive (one broadband alpha) or reacting (six
+// octave-band alphas, the fitted wall of material.hpp).
+bool ghost_wall_material(const MaterialSpec& m) {
+  return m.rigid || m.absorption.size() == 1 || m.absorption.size() == kOctaveBands.size();
+}
+
 void assign_geometry_materials(const Reader& r, Scene& s) {
   const auto known = [&](const std::string& name) {
     return std::any_of(s.materials.begin(), s.materials.end(),
@@ -133,24 +139,23 @@ void assign_geometry_materials(const Reader& r, Scene& s) {
                                 " has no material: add `material = NAME` (every surface) or "
                                 "`material." +
                                 surface + " = NAME` (surfaces: " + list + ")");
-      const MaterialSpec& spec = s.material(m);
-      if (!spec.rigid && spec.absorption.size() != 1)
+      if (!ghost_wall_material(s.material(m)))
         r.fail(sec, it != g.surface_given.end() ? "material." + surface : std::string("material"),
                "material '" + m +
-                   "' of a mesh surface must be rigid or one broadband `absorption` (the "
-                   "ghost walls are resistive walls)");
+                   "' of a mesh surface must be rigid, one broadband `absorption` (a resistive "
+                   "ghost wall) or `absorption_bands` (a reacting one); the spring form "
+                   "(stiffness, damping) is for tethered walls only");
       g.surface_material.push_back(m);
     }
   }
   for (const auto& b : s.boundaries) {
     if (b.wall != BoundaryWall::Ghost) continue;
-    const MaterialSpec& spec = s.material(b.material);
-    if (!spec.rigid && spec.absorption.size() != 1)
+    if (!ghost_wall_material(s.material(b.material)))
       r.fail("boundary." + b.name, "material",
              "material '" + b.material +
-                 "' of a ghost-walled boundary (wall = ghost) must be rigid or one broadband "
-                 "`absorption` (ghost walls are resistive walls); per-band materials need wall "
-                 "= tethered");
+                 "' of a ghost-walled boundary (wall = ghost) must be rigid, one broadband "
+                 "`absorption` (a resistive ghost wall) or `absorption_bands` (a reacting one); "
+                 "the spring form (stiffness, damping) needs wall = tethered");
   }
 }
 

@@ -276,7 +276,8 @@ std::vector<KeySpec> make_schema() {
   k.push_back(choice(bnd, "wall", words_of(boundary_wall_names()), "tethered",
                      "tethered: a force wall (any material, may move); ghost: fixed ghost "
                      "particles with the solid behind the surface (exact, edges shared with "
-                     "other ghost shapes do not leak; fixed, rigid or broadband absorption)"));
+                     "other ghost shapes do not leak; fixed; rigid, broadband absorption or "
+                     "absorption_bands, a reacting wall)"));
   // [geometry.NAME]
   const std::string geo = "geometry.NAME";
   KeySpec mesh = text(geo, "mesh", "", "required",

@@ -89,6 +89,21 @@ int columns(const CheckpointDataset& d, std::uint64_t receivers) {
   return d.cols >= 0 ? d.cols : -d.cols * static_cast<int>(receivers);
 }
 
+// Some ghost wall (a mesh surface or a ghost-walled boundary) has a band material: a reacting
+// ghost face (ghost_walls.hpp), whose face elements a checkpoint carries.
+bool reacting_ghost_walls(const Scene& s) {
+  const auto bands = [&](const std::string& name) {
+    const MaterialSpec& m = s.material(name);
+    return !m.rigid && m.absorption.size() == kOctaveBands.size();
+  };
+  for (const GeometrySpec& g : s.geometries)
+    for (const std::string& name : g.surface_material)
+      if (bands(name)) return true;
+  for (const BoundarySpec& b : s.boundaries)
+    if (b.wall == BoundaryWall::Ghost && bands(b.material)) return true;
+  return false;
+}
+
 // Collective: dataset `name` of the table, [rows, cols], this rank's rows [first, first + count).
 void put(File& f, const char* name, const void* data, std::uint64_t rows, std::uint64_t first,
          std::uint64_t count, std::uint64_t receivers = 0) {
@@ -122,6 +137,29 @@ constexpr const char* kRestartParticleSets[] = {
 // The face-element state of reacting mirror faces: read (and checksummed) when present.
 constexpr const char* kFaceStateSets[] = {"/particles/face_displacement",
                                           "/particles/face_velocity"};
+
+// The reacting ghost walls' face elements (ghost_walls.hpp): written and read by scenes with
+// band materials on ghost walls.
+constexpr const char* kGhostFaceSets[] = {"/ghost_faces/key", "/ghost_faces/displacement",
+                                          "/ghost_faces/velocity"};
+
+// Collective: this rank's rows of the ghost face elements after those of the lower ranks.
+void write_ghost_faces(File& f, const std::vector<GhostWalls::FaceState>& mine, MPI_Comm comm) {
+  const std::uint64_t n = mine.size();
+  std::uint64_t first = 0, total = 0;
+  MPI_Exscan(&n, &first, 1, MPI_UINT64_T, MPI_SUM, comm);
+  if (rank_of(comm) == 0) first = 0;
+  MPI_Allreduce(&n, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
+  std::vector<std::int64_t> key(n);
+  std::vector<double> x(3 * n), w(3 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    key[i] = mine[i].key;
+    for (int k = 0; k < 3; ++k) x[3 * i + k] = mine[i].x[k], w[3 * i + k] = mine[i].w[k];
+  }
+  put(f, kGhostFaceSets[0], key.data(), total, first, n);
+  put(f, kGhostFaceSets[1], x.data(), total, first, n);
+  put(f, kGhostFaceSets[2], w.data(), total, first, n);
+}
 
 // Writes the owned particles [0, n_owned) of p straight from its arrays: [N, 3] datasets and the
 // derived ones are assembled in bounded blocks (File::write_rows_chunked), so a checkpoint adds
@@ -324,6 +362,7 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     f.attribute("step", step);
 
     write_particles(f, scene, particles, total, first, rank, state);
+    if (reacting_ghost_walls(scene)) write_ghost_faces(f, state.ghost_faces, comm);
 
     const Simulation::RunState& r = state.run;
     put_scalar(f, "/run/step", step);
@@ -446,7 +485,7 @@ namespace {
 // give them were read (0 = not known yet: the shape is checked later).
 struct Extents {
   std::uint64_t particles = 0, receivers = 0, records = 0, input_left = 0, includes = 0,
-                sources = 0;
+                sources = 0, ghost_faces = 0;
 };
 std::uint64_t rows_of(const CheckpointDataset& d, const Extents& e) {
   switch (d.rows) {
@@ -464,6 +503,8 @@ std::uint64_t rows_of(const CheckpointDataset& d, const Extents& e) {
       return e.includes;
     case CkptRows::Sources:
       return e.sources;
+    case CkptRows::GhostFaces:
+      return e.ghost_faces;
     case CkptRows::ObjectVertices:
     case CkptRows::ObjectTriangles:
       return 0;  // not read on restart
@@ -567,6 +608,25 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
     }
 
   SimulationState& st = c.state;
+  int ghost_sets = 0;
+  for (const char* name : kGhostFaceSets) ghost_sets += f.exists(name) ? 1 : 0;
+  if (ghost_sets != 0 && ghost_sets != 3)
+    throw H5Error(path +
+                  ": the ghost face-element state is incomplete (/ghost_faces/key, "
+                  "displacement, velocity)");
+  if (ghost_sets == 3) {
+    ext.ghost_faces = f.shape(kGhostFaceSets[0])[0];
+    const auto key = read_all<std::int64_t>(f, kGhostFaceSets[0], ext);
+    const auto x = read_all<double>(f, kGhostFaceSets[1], ext);
+    const auto w = read_all<double>(f, kGhostFaceSets[2], ext);
+    st.ghost_faces.resize(key.size());
+    for (std::size_t i = 0; i < key.size(); ++i) {
+      GhostWalls::FaceState& g = st.ghost_faces[i];
+      g.key = key[i];
+      for (int k = 0; k < 3; ++k) g.x[k] = x[3 * i + k], g.w[k] = w[3 * i + k];
+    }
+    st.ghost_face_state = true;
+  }
   c.step = read_i64(f, "/run/step");
   c.time = read_f64(f, "/run/time");
   c.dt = read_f64(f, "/run/dt");
@@ -684,6 +744,13 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm) {
   c.receiver_names = split_lines(names);
   bcast(c.step, comm), bcast(c.particles, comm), bcast(c.time, comm), bcast(c.dt, comm);
   bcast(c.state.run, comm), bcast(c.state.acoustic_steps, comm), bcast(c.state.rebuilds, comm);
+  // The ghost face elements: every rank keeps every row (import_state picks its sites).
+  bcast(c.state.ghost_face_state, comm);
+  std::uint64_t ghost_rows = c.state.ghost_faces.size();
+  bcast(ghost_rows, comm);
+  c.state.ghost_faces.resize(ghost_rows);
+  MPI_Bcast(c.state.ghost_faces.data(),
+            static_cast<int>(ghost_rows * sizeof(GhostWalls::FaceState)), MPI_BYTE, 0, comm);
   std::string include_paths, include_texts;
   std::vector<std::uint64_t> include_sizes;
   for (const SceneInclude& i : c.includes)
@@ -784,6 +851,11 @@ void check_compatible(const Checkpoint& c, const Scene& s, std::int64_t scene_pa
     refuse(
         "the scene's reacting mirror faces need their face-element state "
         "(/particles/face_displacement, /particles/face_velocity), which the checkpoint lacks");
+  if (reacting_ghost_walls(s) && !c.state.ghost_face_state)
+    refuse(
+        "the scene's reacting ghost walls (band materials on meshes or ghost-walled boundaries) "
+        "need their face-element state (/ghost_faces/key, displacement, velocity), which the "
+        "checkpoint lacks");
   std::vector<std::string> names;
   for (const ReceiverSpec& r : s.receivers) names.push_back(r.name);
   if (names != c.receiver_names) refuse("the receivers differ");

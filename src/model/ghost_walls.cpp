@@ -237,6 +237,19 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         for (int q = 0; q < c.faces; ++q)
           g.normal[q] = c.normal[q], g.admittance[q] = c.admittance[q], g.odd[q] = odd[q],
           g.drive[q] = drive[q], driven_ = driven_ || drive[q] != 0.0;
+        // A face of a band material: a face element of its own (integrators shared per wall).
+        for (int q = 0; q < c.faces; ++q) {
+          const WallImpedance& z = c.reacting[q];
+          if (!(z.mass > 0.0)) continue;
+          std::size_t m = 0;
+          while (m < impedances_.size() &&
+                 !(impedances_[m].resistance == z.resistance && impedances_[m].mass == z.mass &&
+                   impedances_[m].stiffness == z.stiffness))
+            ++m;
+          if (m == impedances_.size()) impedances_.push_back(z), steps_.emplace_back(z, params_.dt);
+          g.step[q] = static_cast<std::int8_t>(m);
+          if (g.element < 0) g.element = static_cast<std::int32_t>(stats_.reacting++);
+        }
         g.first = static_cast<std::uint32_t>(stencil_id_.size());
         g.count = static_cast<std::uint32_t>(ids.size());
         stencil_id_.insert(stencil_id_.end(), ids.begin(), ids.end());
@@ -244,6 +257,9 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         sites_.push_back(g);
       }
   stats_.sites = sites_.size();
+  face_x_.assign(3 * stats_.reacting, 0.0);
+  face_w_.assign(3 * stats_.reacting, 0.0);
+  was_active_.assign(stats_.reacting, 0);
   stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -302,6 +318,15 @@ void GhostWalls::rebuild(Particles& p) {
     }
     active_.push_back(static_cast<std::uint32_t>(g));
   }
+  // A reacting site active now but not at the last rebuild, after steps have run, was not
+  // advanced on this rank meanwhile (ghost_walls.hpp): counted.
+  std::vector<char> now(was_active_.size(), 0);
+  for (std::uint32_t g : active_)
+    if (sites_[g].element >= 0) {
+      now[static_cast<std::size_t>(sites_[g].element)] = 1;
+      if (advanced_ > 0 && !was_active_[static_cast<std::size_t>(sites_[g].element)]) ++stats_.late;
+    }
+  was_active_ = std::move(now);
   p.append_copies(active_.size());
   for (std::size_t a = 0; a < active_.size(); ++a) {
     const Site& s = sites_[active_[a]];
@@ -340,9 +365,11 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
       for (int k = 0; k < s.faces; ++k) {
         const Vec3& n = s.normal[k];
         const double vn = dot(v, n);
-        const double wall =
-            (s.admittance[k] > 0.0 ? s.admittance[k] * params_.eos.pressure(rho) : 0.0) +
-            s.drive[k] * piston_speed_;
+        const double own =
+            s.step[k] >= 0
+                ? face_w_[3 * static_cast<std::size_t>(s.element) + static_cast<std::size_t>(k)]
+                : (s.admittance[k] > 0.0 ? s.admittance[k] * params_.eos.pressure(rho) : 0.0);
+        const double wall = own + s.drive[k] * piston_speed_;
         const double odd = s.odd[k];
         v = v - vn * n + (odd == -1.0 ? 2.0 * wall - vn : wall + odd * (vn - wall)) * n;
       }
@@ -361,6 +388,52 @@ void GhostWalls::refresh(const Particles& p, std::vector<double>& values) const 
     values[first_slot_ + a] = sum;
   }
   (void)p;  // the entries' values are in `values`
+}
+
+void GhostWalls::advance_faces(const Particles& p) {
+  if (!reacting()) return;
+  for (std::size_t a = 0; a < active_.size(); ++a) {
+    const Site& s = sites_[active_[a]];
+    if (s.element < 0) continue;
+    const double pressure = params_.eos.pressure(p.rho[first_slot_ + a]);  // p(x_m)^n
+    const std::size_t row = 3 * static_cast<std::size_t>(s.element);
+    for (int k = 0; k < s.faces; ++k)
+      if (s.step[k] >= 0)
+        steps_[static_cast<std::size_t>(s.step[k])].advance(pressure, face_x_[row + k],
+                                                            face_w_[row + k]);
+  }
+  ++advanced_;
+}
+
+std::vector<GhostWalls::FaceState> GhostWalls::face_states() const {
+  std::vector<FaceState> out;
+  for (std::uint32_t g : active_) {
+    const Site& s = sites_[g];
+    if (s.element < 0) continue;
+    FaceState f;
+    f.key = s.key;
+    const std::size_t row = 3 * static_cast<std::size_t>(s.element);
+    for (int k = 0; k < 3; ++k) f.x[k] = face_x_[row + k], f.w[k] = face_w_[row + k];
+    out.push_back(f);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const FaceState& a, const FaceState& b) { return a.key < b.key; });
+  return out;
+}
+
+void GhostWalls::set_face_states(const std::vector<FaceState>& states) {
+  if (!reacting()) return;
+  std::unordered_map<std::int64_t, const FaceState*> by_key;
+  by_key.reserve(states.size());
+  for (const FaceState& f : states) by_key.emplace(f.key, &f);
+  for (const Site& s : sites_) {
+    if (s.element < 0) continue;
+    const auto it = by_key.find(s.key);
+    if (it == by_key.end()) continue;
+    const std::size_t row = 3 * static_cast<std::size_t>(s.element);
+    for (int k = 0; k < 3; ++k)
+      face_x_[row + k] = it->second->x[k], face_w_[row + k] = it->second->w[k];
+  }
 }
 
 }  // namespace sphreverb

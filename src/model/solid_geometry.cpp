@@ -91,20 +91,18 @@ WallContact SolidGeometry::contact(const Vec3& x) const {
   }
   const Vec3 away = x - (parts_[c.part]->sheet() ? best_sheet.point : best.point);
   const double tiny = 1e-12 * std::max(1.0, c.distance);
-  const auto add_face = [&](const Vec3& nt, double admittance) {
+  const auto add_face = [&](const Vec3& nt, const Part& p) {
     for (int f = 0; f < c.faces; ++f)
       if (dot(c.normal[f], nt) > 1.0 - 1e-9) return;
     if (c.faces == 3) return;
     c.normal[c.faces] = nt;
-    c.admittance[c.faces] = admittance;
+    c.admittance[c.faces] = p.spec.admittance.empty() ? 0.0 : p.spec.admittance[0];
+    if (!p.spec.reacting.empty()) c.reacting[c.faces] = p.spec.reacting[0];
     ++c.faces;
-  };
-  const auto sheet_admittance = [](const Part& p) {
-    return p.spec.admittance.empty() ? 0.0 : p.spec.admittance[0];
   };
   if (parts_[c.part]->sheet()) {
     c.point = best_sheet.point;
-    add_face(best_sheet.normal, sheet_admittance(*parts_[c.part]));
+    add_face(best_sheet.normal, *parts_[c.part]);
   } else {
     add_mesh_faces(c, best, x);
   }
@@ -115,7 +113,7 @@ WallContact SolidGeometry::contact(const Vec3& x) const {
     if (i == c.part || !parts_[i]->sheet()) continue;
     const SheetPoint sp = parts_[i]->spec.sheet.closest(x);
     if (sp.distance > c.distance + tol || norm(sp.point - c.point) > tol) continue;
-    if (dot(sp.normal, away) > tiny) add_face(sp.normal, sheet_admittance(*parts_[i]));
+    if (dot(sp.normal, away) > tiny) add_face(sp.normal, *parts_[i]);
   }
   return c;
 }
@@ -165,6 +163,7 @@ void SolidGeometry::add_mesh_faces(WallContact& c, const ClosestPoint& best, con
     c.normal[c.faces] = nt;
     const std::size_t s = m.surface[t];
     c.admittance[c.faces] = s < part.spec.admittance.size() ? part.spec.admittance[s] : 0.0;
+    if (s < part.spec.reacting.size()) c.reacting[c.faces] = part.spec.reacting[s];
     ++c.faces;
   };
   add(best.triangle);

@@ -60,15 +60,27 @@ MirrorWalls make_mirror_walls(const Scene& s, const Lattice& lattice) {
 
 SolidGeometry make_solid_geometry(const Scene& s) {
   std::vector<GeometryPart> parts;
+  // A rigid surface, a resistive one (one broadband alpha: 1/R), or a reacting one (a band
+  // material: its fitted Z = R + j(wM - K/w), reacting_face.hpp).
+  const auto bands = [&](const MaterialSpec& m) {
+    return !m.rigid && m.absorption.size() == kOctaveBands.size();
+  };
   const auto admittance = [&](const std::string& name) {
     const MaterialSpec& m = s.material(name);
-    return m.rigid ? 0.0 : 1.0 / m.impedance.resistance;
+    return m.rigid || bands(m) ? 0.0 : 1.0 / m.impedance.resistance;
+  };
+  const auto reacting = [&](const std::string& name) {
+    const MaterialSpec& m = s.material(name);
+    return bands(m) ? m.impedance : WallImpedance{};
   };
   for (const GeometrySpec& g : s.geometries) {
     GeometryPart part;
     part.mesh = g.mesh;
     part.room = g.role == GeometryRole::Room;
-    for (const std::string& name : g.surface_material) part.admittance.push_back(admittance(name));
+    for (const std::string& name : g.surface_material) {
+      part.admittance.push_back(admittance(name));
+      part.reacting.push_back(reacting(name));
+    }
     parts.push_back(std::move(part));
   }
   // Ghost-walled boundaries: the solid behind each shape, deep enough for every ghost within
@@ -79,6 +91,7 @@ SolidGeometry make_solid_geometry(const Scene& s) {
     const Shape shape{b.shape, b.center, b.normal, b.width, b.height, b.radius};
     part.sheet = SolidSheet(WallShape::from(shape), s.derived.halo_width + s.fluid.spacing);
     part.admittance.push_back(admittance(b.material));
+    part.reacting.push_back(reacting(b.material));
     parts.push_back(std::move(part));
   }
   SolidGeometry geometry(std::move(parts));
@@ -92,6 +105,7 @@ GhostWalls make_ghost_walls(const Scene& s, const SolidGeometry& geometry, const
   GhostWallParams params;
   params.reach = s.derived.halo_width;
   params.eos = make_eos(s.fluid);
+  params.dt = s.derived.dt;
   params.piston_center = s.emitter.center;
   params.piston_normal = s.emitter.normal;
   params.piston_radius = s.emitter.radius;

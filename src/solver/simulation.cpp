@@ -146,9 +146,9 @@ void Simulation::build_ghosts(double fill_seconds) {
                              slabs_.lo(rank_) - margin, slabs_.hi(rank_) + margin);
   const GhostWalls::Stats& st = ghosts_.stats();
   logger("sim")->info(
-      "ghost walls: {} ghost sites on rank {} ({} Lagrange, {} Shepard, {} dropped), set up in "
-      "{:.3f} s",
-      st.sites, rank_, st.lagrange, st.shepard, st.dropped, st.seconds);
+      "ghost walls: {} ghost sites on rank {} ({} Lagrange, {} Shepard, {} dropped; {} with "
+      "reacting faces), set up in {:.3f} s",
+      st.sites, rank_, st.lagrange, st.shepard, st.dropped, st.reacting, st.seconds);
   if (fill_seconds >= 0.0)
     logger("sim")->info("the slab's lattice sites classified and filled in {:.3f} s", fill_seconds);
 }
@@ -205,7 +205,13 @@ void Simulation::rebuild() {
   p_.permute_owned(NeighbourList::key_order(p_));  // lattice order: the lists' stencil
   halo_.rebuild(p_, slabs_, d.halo_depth, comm_);
   mirror_.rebuild(p_, piston_particles(scene_, walls_.back(), lattice_, p_));
+  const std::size_t late = ghosts_.stats().late;
   ghosts_.rebuild(p_);  // after the mirror images: it appends to them
+  if (ghosts_.stats().late > late)
+    logger("sim")->warn(
+        "ghost walls: {} reacting ghost sites turned active on rank {} after the run began; their "
+        "face elements start from this rank's state (ghost_walls.hpp)",
+        ghosts_.stats().late - late, rank_);
   neighbours_.build(p_, d.halo_width);
   tethers_ = find_tethers(
       p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h,
@@ -383,6 +389,7 @@ void Simulation::step(bool acoustic) {
   timings_.lap(Phase::Forces);
   kick(p_, d.dt, acoustic ? 0.0 : scene_.equilibrium.damping);  // v^{n+1/2}
   if (p_.face_state) move_faces();  // W^{n+1/2}, X^{n+1} of the reacting faces under p^n
+  ghosts_.advance_faces(p_);        // the same for the reacting ghost faces, under p(x_m)^n
   timings_.lap(Phase::Integration);
   refresh(Field::Velocity);
 

@@ -90,6 +90,8 @@ SimulationState Simulation::export_run_state() {
   s.rebuilds = rebuilds_;
   s.rebuild_view[0] = rebuild_x_.data(), s.rebuild_view[1] = rebuild_y_.data();
   s.rebuild_view[2] = rebuild_z_.data();
+  s.ghost_faces = ghosts_.face_states();
+  s.ghost_face_state = true;
   if (rank_ == 0) {
     for (std::size_t r = 0; r < receivers_.size(); ++r)
       s.receiver_density.push_back(receivers_.density(r));
@@ -121,6 +123,15 @@ void Simulation::import_state(SimulationState s) {
     throw CollectiveError(
         "the state holds no face-element state (/particles/face_displacement, face_velocity), "
         "which this scene's reacting mirror walls need");
+  // The same for the reacting ghost faces.
+  missing = ghosts_.reacting() && !s.ghost_face_state ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &missing, 1, MPI_INT, MPI_MAX, comm_);
+  if (missing)
+    throw CollectiveError(
+        "the state holds no ghost face-element state (/ghost_faces/...), which this scene's "
+        "reacting ghost walls need");
+  ghosts_.set_face_states(s.ghost_faces);  // before the rebuild, whose ghosts reflect about W
+  s.ghost_faces.clear();
   const bool face = p_.face_state;
   const int words = kWords + (face ? kFaceWords : 0);
 

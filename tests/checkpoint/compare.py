@@ -2,7 +2,8 @@
 """compare.py A B: the WAVs of run directories A and B are byte-identical, and so are the receiver
 records (doubles: densities, and the ambisonic receivers' velocities when stored) and every
 particle field (matched by key; the face-element state of reacting mirror faces when stored) of
-their last checkpoints."""
+their last checkpoints, and the face elements of reacting ghost walls when stored (matched by
+ghost key; a key a file repeats, from several ranks, must repeat the same values)."""
 import glob
 import os
 import sys
@@ -13,6 +14,17 @@ import numpy as np
 
 def last_checkpoint(d):
     return sorted(glob.glob(os.path.join(d, "checkpoints", "step_*.h5")))[-1]
+
+
+def ghost_faces(f):
+    """key -> bytes of (displacement, velocity); a repeated key must repeat its values."""
+    out = {}
+    keys = f["/ghost_faces/key"][...]
+    x, w = f["/ghost_faces/displacement"][...], f["/ghost_faces/velocity"][...]
+    for i, k in enumerate(keys):
+        v = x[i].tobytes() + w[i].tobytes()
+        assert out.setdefault(int(k), v) == v, f"ghost {k} repeated with other values"
+    return out
 
 
 def main(a, b):
@@ -42,6 +54,12 @@ def main(a, b):
         for name in names:
             da, db = fa["/particles/" + name][...][ka], fb["/particles/" + name][...][kb]
             assert da.tobytes() == db.tobytes(), f"/particles/{name} differs"
+        ghost = ("ghost_faces" in fa, "ghost_faces" in fb)
+        assert ghost[0] == ghost[1], "one checkpoint has ghost face elements, the other not"
+        if ghost[0]:
+            ga, gb = ghost_faces(fa), ghost_faces(fb)
+            assert ga.keys() == gb.keys(), "the ghost face elements' keys differ"
+            assert all(ga[k] == gb[k] for k in ga), "/ghost_faces differ"
         n, s = ra.shape[0], fa["/run/step"][0]
     print(f"same: {len(wavs)} WAVs, {n} records per receiver"
           f"{' (+ velocity)' if velocity else ''}, particles at step {s} "

@@ -246,6 +246,51 @@ height = 0.06
   expect_same_as_one_rank(s);
 }
 
+TEST(Parallel, ReactingGhostWallsMatchOneRankBitForBit) {
+  // Band materials on ghost walls (reacting faces: a face element per ghost site, advanced on
+  // every rank where the ghost is active, ghost_walls.hpp): the V10 box mesh rotated 17 degrees
+  // about z with a curtain on every surface, and a ghost-walled plate of foam across a slab cut.
+  const std::string geometry = R"(
+[time]
+sample_rate = 44100
+duration = 0.0015
+[fluid]
+spacing = 0.015
+[material.curtain]
+absorption_bands = 0.037 0.190 0.331 0.590 0.533 0.431
+[material.foam]
+absorption_bands = 0.043 0.149 0.431 0.803 0.934 0.803
+[geometry.room]
+mesh = meshes/box_v10.obj
+role = room
+material = curtain
+scale = 1.4
+rotation = 0 0 17
+translation = 0.3 0.3 0.25
+[boundary.plate]
+shape = rectangle
+wall = ghost
+center = 0.33 0.3 0.25
+normal = -1 0 0
+size = 0.08 0.08
+material = foam
+[emitter]
+input = impulse
+center = 0.25 0.3 0.25
+radius = 0.03
+deflection = 1e-5
+drive = displacement
+[receiver.near_plate]
+position = 0.3 0.27 0.25
+[receiver.far]
+position = 0.2 0.35 0.3
+)";
+  const Scene s =
+      parse_scene(geometry, std::string(SPHREVERB_SOURCE_DIR) + "/tests/validation/mesh.ini");
+  ASSERT_TRUE(s.derived.ghost_walls);
+  expect_same_as_one_rank(s);
+}
+
 TEST(Parallel, SlabsCutByWorkAgreeOnEveryRank) {
   // Force walls and a plate in the x > 0.2 m part: with several ranks the cuts are balanced by
   // the work per plane (slab_cost.hpp); every rank must hold the same cuts, and every particle

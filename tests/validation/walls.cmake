@@ -52,17 +52,22 @@ add_v6_cases(v6_face tube_v6_face.ini 1543
 # particles, the mesh surface `sample` the material under test, the piston on the mesh's end face
 # (a velocity boundary of its ghosts); over 172..1543 Hz. On the lattice (tube_v12_0.ini) and
 # rotated by the Euler angles 10 17 25, no wall parallel to a lattice plane (tube_v12.ini; the
-# full case at 5 mm is tests/validation/full/V12.sh).
+# full case at 5 mm is tests/validation/full/V12.sh). The library's curtain and foam as reacting
+# ghost walls (a face element per ghost site, ghost_walls.hpp): each 1/3-octave mean within 0.05
+# of the fitted wall model's alpha(f), as the reacting mirror faces of V6 above.
 add_v6_cases(v12_mesh_tube_0 tube_v12_0.ini 1543
   "rigid|--geometry.tube.material.sample|rigid|--rigid"
   "alpha20|--material.sample.absorption|0.2|--alpha|0.2"
   "alpha50|--material.sample.absorption|0.5|--alpha|0.5"
-  "alpha90|--material.sample.absorption|0.9|--alpha|0.9")
+  "alpha90|--material.sample.absorption|0.9|--alpha|0.9"
+  "curtain|--geometry.tube.material.sample|curtain|--bands|0.037|0.190|0.331|0.590|0.533|0.431|--model|curtain|--model-curve")
 add_v6_cases(v12_mesh_tube_oblique tube_v12.ini 1543
   "rigid|--geometry.tube.material.sample|rigid|--rigid"
   "alpha20|--material.sample.absorption|0.2|--alpha|0.2"
   "alpha50|--material.sample.absorption|0.5|--alpha|0.5"
-  "alpha90|--material.sample.absorption|0.9|--alpha|0.9")
+  "alpha90|--material.sample.absorption|0.9|--alpha|0.9"
+  "curtain|--geometry.tube.material.sample|curtain|--bands|0.037|0.190|0.331|0.590|0.533|0.431|--model|curtain|--model-curve"
+  "foam|--geometry.tube.material.sample|foam_50mm|--bands|0.043|0.149|0.431|0.803|0.934|0.803|--model|foam_50mm|--model-curve")
 
 # V7 coarse: the 0.75 m cube with absorption = 0.2 mirror walls at dx = 18.75 mm (64 000
 # particles, no density diffusion, four receivers, 65 ms at 20 kHz): 1 and 2 kHz T30 within 10 %
@@ -85,9 +90,11 @@ set_tests_properties(validation_v13_mesh_room_decay PROPERTIES LABELS validation
   PROCESSORS 2)
 
 # V12 (second half): the V6 tube with no [room], its walls six [boundary] rectangles walled by
-# ghost particles (tube_v12_boundaries.ini), over 172..1543 Hz as the mirror faces above.
+# ghost particles (tube_v12_boundaries.ini), over 172..1543 Hz as the mirror faces above; the
+# curtain as a reacting ghost-walled boundary.
 add_v6_cases(v12_boundaries tube_v12_boundaries.ini 1543
   "rigid|--boundary.sample.material|rigid|--rigid"
   "alpha20|--material.sample.absorption|0.2|--alpha|0.2"
   "alpha50|--material.sample.absorption|0.5|--alpha|0.5"
-  "alpha90|--material.sample.absorption|0.9|--alpha|0.9")
+  "alpha90|--material.sample.absorption|0.9|--alpha|0.9"
+  "curtain|--boundary.sample.material|curtain|--bands|0.037|0.190|0.331|0.590|0.533|0.431|--model|curtain|--model-curve")

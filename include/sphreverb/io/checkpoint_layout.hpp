@@ -6,13 +6,15 @@
 //
 // Shapes: [N] particles, [R] receivers, [T] records (the t = 0 reference, then one per stage-2
 // step), [M] the input samples still to play, [K] the files the scene includes, [S] the
-// [emitter.NAME] sources, [V] and [T] the vertices and triangles of the moving objects; a second
+// [emitter.NAME] sources, [V] and [T] the vertices and triangles of the moving objects, [G] the
+// face elements of reacting ghost walls (one row per rank holding a site: a site near a slab
+// face may repeat, with identical values); a second
 // extent 3 is x, y, z; "text" is one fixed-length string.
 //
 // Optional entries are for viewing only, or (the face-element state) written only by scenes
 // that need them: a reader checks them when present and does not need them, so files written
 // before they existed still restart (no new layout version); a scene with reacting mirror faces
-// refuses a file without their state.
+// or reacting ghost walls refuses a file without their state.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +35,8 @@ enum class CkptRows {
   Includes,
   Sources,
   ObjectVertices,
-  ObjectTriangles
+  ObjectTriangles,
+  GhostFaces
 };
 
 struct CheckpointAttribute {
@@ -85,6 +88,19 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
      "outward velocity W^(n-1/2) of that face element, half a step before /run/time; only in "
      "scenes with reacting faces",
      nullptr, true},
+    // The reacting ghost walls' face elements (ghost_walls.hpp), keyed by ghost.
+    {"/ghost_faces/key", CkptType::I64, CkptRows::GhostFaces, 0, "1",
+     "key of the ghost site whose face elements the row holds (decomposition-independent: its "
+     "site on the padded lattice); only in scenes with reacting ghost walls, which restart from "
+     "them",
+     nullptr, true},
+    {"/ghost_faces/displacement", CkptType::F64, CkptRows::GhostFaces, 3, "m",
+     "outward displacement X^n of the ghost's face element per wall face meeting at its wall "
+     "point (contact order; 0 for a face that is not reacting)",
+     nullptr, true},
+    {"/ghost_faces/velocity", CkptType::F64, CkptRows::GhostFaces, 3, "m/s",
+     "outward velocity W^(n-1/2) of those face elements, half a step before /run/time", nullptr,
+     true},
     {"/particles/pressure", CkptType::F64, CkptRows::Particles, 0, "Pa",
      "pressure deflection p' = p(rho) - p(rho0) from the equation of state (for viewing; not "
      "read on restart)",

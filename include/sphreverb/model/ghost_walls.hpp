@@ -11,7 +11,11 @@
 //     v <- v - (v.n_k) n_k + (2 W_k - v.n_k) n_k,    W_k = p(x_m) / R_k  (0: rigid),
 //
 // n_k the unit normal (air -> solid) of face k, R_k its resistance (a locally reacting wall of
-// specific impedance Z = R: the mean normal velocity of air and ghost on the face is W). Behind
+// specific impedance Z = R: the mean normal velocity of air and ghost on the face is W). A face
+// of a band material is a reacting wall of the fitted Z = R + j(wM - K/w) (material.hpp eq. 1):
+// each ghost site carries, per such face, a face element of its own (X_k, W_k), advanced once
+// per step by M dW/dt + R W + K X = p(x_m) under the pressure at its mirror point
+// (reacting_face.hpp eq. 2), and W_k is that element's velocity. Behind
 // the emitter disc W_k = V n_disc . n_k, V its speed: a velocity boundary (a piston). At a
 // point in the middle of a face this is one reflection; nearest to an edge or a corner of a box
 // it reflects every velocity component normal to the faces there, the images of mirror_walls.hpp.
@@ -35,6 +39,14 @@
 //
 // Keys: a ghost's key is image_key(lattice.sites() + e, 0) with e the index of its site on the
 // lattice extended by `pad` sites on every side, unique and the same on every rank.
+//
+// The face elements are computed redundantly: every rank advances those of its active ghosts
+// (within reach of an owned particle), from the ghost's interpolated density, which is the same
+// sum of the same halo values on every rank. A ghost active on several ranks therefore holds the
+// same state on each, bit for bit, as long as it stays active from the start; a site that turns
+// active later on a rank (a particle moved into reach of it after the first rebuild) is counted
+// (Stats::late) and starts from the state this rank holds, which may differ from another rank's.
+// A checkpoint stores the elements of every rank's active ghosts by key (face_states).
 #pragma once
 
 #include <algorithm>
@@ -49,12 +61,15 @@
 #include "sphreverb/model/lattice.hpp"
 #include "sphreverb/model/solid_geometry.hpp"
 #include "sphreverb/physics/eos.hpp"
+#include "sphreverb/physics/material.hpp"
+#include "sphreverb/physics/reacting_face.hpp"
 
 namespace sphreverb {
 
 struct GhostWallParams {
   double reach = 0.0;  // m, ghosts are kept within this of an owned particle (support + skin)
-  Eos eos;             // pressure of the resistive walls' W = p / R
+  Eos eos;             // pressure of the resistive walls' W = p / R and the reacting faces' drive
+  double dt = 0.0;     // s, the time step of the reacting faces' elements (reacting_face.hpp)
   // The emitter disc where it lies on a wall (a piston in a baffle): the ghosts whose wall point
   // lies on it, behind a face parallel to it, make that part of the face move with the disc,
   // W_k = V n_disc . n_k (+ p / R_k) with V the disc's speed (set_piston_speed); the disc then
@@ -78,7 +93,15 @@ class GhostWalls {
   // How the ghosts' mirror states are interpolated (counts, for the log).
   struct Stats {
     std::size_t sites = 0, lagrange = 0, shepard = 0, dropped = 0;
+    std::size_t reacting = 0;  // sites with a face element (a band material's face)
+    std::size_t late = 0;      // reacting sites that turned active after steps had run
     double seconds = 0.0;
+  };
+  // The face elements of one ghost site (its faces in contact order; 0 for a face that is not
+  // reacting): X^n (m) and W^{n-1/2} (m/s), outward.
+  struct FaceState {
+    std::int64_t key = 0;  // the ghost's key
+    double x[3] = {0.0, 0.0, 0.0}, w[3] = {0.0, 0.0, 0.0};
   };
 
   GhostWalls() = default;
@@ -100,6 +123,18 @@ class GhostWalls {
   void set_piston_speed(double speed) { piston_speed_ = speed; }
   const Stats& stats() const { return stats_; }
   std::size_t active() const { return active_.size(); }
+  // Some ghost site has a face element (a face of a band material).
+  bool reacting() const { return stats_.reacting > 0; }
+
+  // Advances the face elements of the active reacting ghosts by one step under their current
+  // pressure p(rho_g) (reacting_face.hpp eq. 2): (X^n, W^{n-1/2}) -> (X^{n+1}, W^{n+1/2}). Pre:
+  // the ghosts' densities are rho^n (refreshed). Local; the ghosts' velocities follow at the next
+  // velocity refresh.
+  void advance_faces(const Particles& p);
+  // The face elements of the active reacting ghosts, ascending by key.
+  std::vector<FaceState> face_states() const;
+  // Sets the face elements of every site whose key is in `states` (any order; others keep theirs).
+  void set_face_states(const std::vector<FaceState>& states);
 
   // Appends the ghosts within `reach` of an owned particle after the entries present (owned,
   // halo and other ghosts), with their state. Throws std::logic_error if a stencil entry is
@@ -122,6 +157,8 @@ class GhostWalls {
     // Per face: v.n - W of the ghost = odd * (that of the interpolated state); -1 reflects.
     double odd[3] = {-1.0, -1.0, -1.0};
     std::uint32_t first = 0, count = 0;  // its stencil in stencil_id_ / weight_
+    std::int32_t element = -1;           // its row in face_x_ / face_w_ (-1: no reacting face)
+    std::int8_t step[3] = {-1, -1, -1};  // per face: its element's integrator in steps_ (-1: none)
   };
   template <class F>
   void build(const SolidGeometry& geometry, F&& air, int axis, double lo, double hi);
@@ -138,6 +175,13 @@ class GhostWalls {
   std::vector<std::uint32_t> active_;
   std::size_t first_slot_ = 0;
   std::vector<std::uint32_t> entry_;
+  // The reacting faces: the distinct fitted walls and their integrators; per reacting site three
+  // X and three W (rows of Site::element), kept across rebuilds.
+  std::vector<WallImpedance> impedances_;
+  std::vector<ReactingFaceStep> steps_;
+  std::vector<double> face_x_, face_w_;
+  std::vector<char> was_active_;  // per reacting site: active at the last rebuild
+  std::int64_t advanced_ = 0;     // steps the elements were advanced
   Stats stats_;
   bool driven_ = false;
   double piston_speed_ = 0.0;  // m/s

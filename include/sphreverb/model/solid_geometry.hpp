@@ -14,6 +14,7 @@
 #include "sphreverb/model/mesh.hpp"
 #include "sphreverb/model/mesh_query.hpp"
 #include "sphreverb/model/solid_sheet.hpp"
+#include "sphreverb/physics/material.hpp"
 
 namespace sphreverb {
 
@@ -24,6 +25,9 @@ struct GeometryPart {
   // Per surface (Mesh::surface_names; a sheet: one): 1/R of a resistive wall in m/(Pa s); 0 =
   // rigid.
   std::vector<double> admittance;
+  // Per surface (optional, as admittance): the fitted wall Z = R + j(wM - K/w) of a band
+  // material (material.hpp eq. 1), a reacting face (reacting_face.hpp); mass 0 = not reacting.
+  std::vector<WallImpedance> reacting;
 };
 
 // The faces that meet at a wall point nearest to some solid-side point x: up to three distinct
@@ -37,6 +41,7 @@ struct WallContact {
   int faces = 0;                           // 1 .. 3
   Vec3 normal[3];                          // unit, air -> solid
   double admittance[3] = {0.0, 0.0, 0.0};  // m/(Pa s)
+  WallImpedance reacting[3];               // mass 0: not reacting (GeometryPart::reacting)
   std::size_t part = 0;
 };
 

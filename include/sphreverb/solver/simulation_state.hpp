@@ -33,6 +33,13 @@ struct SimulationState {
     const std::vector<double>& v = a == 0 ? rebuild_x : (a == 1 ? rebuild_y : rebuild_z);
     return v.empty() ? nullptr : v.data();
   }
+  // The face elements of the reacting ghost walls (ghost_walls.hpp), by ghost key: export_state
+  // gives this rank's active ones; a checkpoint read gives every row of the file (a site near a
+  // slab face may repeat, identically), and import_state sets each rank's sites from them.
+  // ghost_face_state: the state has them (false: a checkpoint without, which a scene with
+  // reacting ghost faces refuses).
+  std::vector<GhostWalls::FaceState> ghost_faces;
+  bool ghost_face_state = false;
   Simulation::RunState run;
   std::int64_t acoustic_steps = 0;  // stage-2 steps done
   std::int64_t rebuilds = 0;        // neighbour rebuilds so far (informative)

@@ -196,8 +196,8 @@ TEST(SceneChecks, PlateThroughTheEmitter) {
   EXPECT_NO_THROW(parse_scene(behind, kPath, {{"emitter.center", "0.058 0.2 0.15"}}));
 }
 
-// wall = ghost: fixed shapes with a rigid or broadband material; a ghost wall has no tethers, so
-// it may cross the emitter disc (a duct's wall beside a piston filling its section).
+// wall = ghost: fixed shapes with a rigid, broadband or band material; a ghost wall has no tethers,
+// so it may cross the emitter disc (a duct's wall beside a piston filling its section).
 TEST(SceneChecks, GhostWalledBoundaries) {
   const Scene ok = parse_scene(kScene, kPath, {{"boundary.panel.wall", "ghost"}});
   EXPECT_EQ(ok.boundaries[0].wall, BoundaryWall::Ghost);
@@ -209,10 +209,14 @@ TEST(SceneChecks, GhostWalledBoundaries) {
                   {"[boundary.panel] wall", "wall = tethered"});
   const std::string bands =
       kScene + "[material.felt]\nabsorption_bands = 0.1 0.2 0.3 0.4 0.5 0.6\n";
-  expect_mentions(
-      error_of(bands, {{"boundary.panel.wall", "ghost"}, {"boundary.panel.material", "felt"}}),
-      {"[boundary.panel] material", "broadband"});
+  // A band material is a reacting ghost wall (ghost_walls.hpp); the spring form is refused.
+  EXPECT_NO_THROW(parse_scene(
+      bands, kPath, {{"boundary.panel.wall", "ghost"}, {"boundary.panel.material", "felt"}}));
   EXPECT_NO_THROW(parse_scene(bands, kPath, {{"boundary.panel.material", "felt"}}));
+  const std::string spring = kScene + "[material.spring]\nstiffness = 1e5\ndamping = 100\n";
+  expect_mentions(
+      error_of(spring, {{"boundary.panel.wall", "ghost"}, {"boundary.panel.material", "spring"}}),
+      {"[boundary.panel] material", "broadband", "absorption_bands", "wall = tethered"});
   const std::string through = kScene +
                               "[boundary.wall]\nshape = rectangle\nwall = ghost\ncenter = 0.008 "
                               "0.2 0.15\nnormal = 0 0 1\nsize = 0.1 0.1\n";

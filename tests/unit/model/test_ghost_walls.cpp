@@ -2,11 +2,15 @@
 // half a spacing beyond the lattice the ghosts are the mirror images (density copied exactly,
 // normal velocity reversed, both reversed at an edge), bit for bit the [room] mirror walls' images
 // even when the mesh's coordinates are single precision; at any offset and rotation a linear
-// density field is reproduced at the mirror points; a resistive face moves with W = p / R.
+// density field is reproduced at the mirror points; a resistive face moves with W = p / R; a
+// reacting face (a band material's fitted wall) driven by a sinusoidal pressure settles at
+// W = p / Z(w), and its ghosts reflect about that W.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <memory>
+#include <numbers>
 #include <unordered_map>
 
 #include "mesh_fixtures.hpp"
@@ -30,18 +34,20 @@ struct Room {
 // with density rho(x) and velocity v(x).
 template <class Rho, class Vel>
 void build(Room& s, std::shared_ptr<Mesh> mesh, double L, double dx, double admittance, Rho&& rho,
-           Vel&& vel, double clearance = 0.0) {
+           Vel&& vel, double clearance = 0.0, const WallImpedance& reacting = {}, double dt = 0.0) {
   s.lattice = Lattice::filling({0, 0, 0}, {L, L, L}, dx);
   GeometryPart part;
   part.mesh = std::move(mesh);
   part.room = true;
   part.admittance = {admittance};
+  if (reacting.mass > 0.0) part.reacting = {reacting};
   std::vector<GeometryPart> parts;
   parts.push_back(std::move(part));
   s.geometry = SolidGeometry(std::move(parts));
   s.geometry.set_clearance(clearance);
   GhostWallParams params;
   params.reach = 2.8 * dx;
+  params.dt = dt;
   const Lattice& l = s.lattice;
   const auto air = [&](int i, int j, int k) { return s.geometry.is_air(l.site(i, j, k)); };
   s.ghosts = GhostWalls(s.geometry, l, air, params, 0, -1.0, 2.0);
@@ -310,6 +316,89 @@ TEST(GhostWalls, ResistiveFaceMovesWithPressureOverResistance) {
     EXPECT_NEAR(s.p.vx[g], 2.0 * admittance * p - 0.01, 1e-12);
   }
   EXPECT_TRUE(seen);
+}
+
+TEST(GhostWalls, ReactingFaceSettlesAtPressureOverImpedance) {
+  // Every face of the box a fitted wall (a panel-like resonance at 354 Hz, R = 2 rho0 c); the air
+  // at rest with a uniform density rho0 + drho cos(w t^n), so every ghost's pressure is
+  // p = c0^2 drho cos(w t^n) and its face elements are driven as the face of reacting_face.hpp.
+  // Over the last period W of each face element matches p / Z(w) (amplitude within 1 %, phase
+  // within 0.02 rad), and the ghosts of the x = L face reflect about it: v_g.x = 2 W.
+  const double dx = 0.1, L = 1.0, rho_c = 1.204 * 343.0;
+  const WallImpedance z{2.0 * rho_c, 0.5, 0.5 * std::pow(2.0 * std::numbers::pi * 354.0, 2)};
+  const double dt = 1.0 / (44100.0 * 4.0), rho0 = 1.204, drho = 1e-4;
+  for (double f : {125.0, 354.0, 1000.0}) {
+    Room s;
+    const auto rho = [&](const Vec3&) { return rho0 + drho; };
+    const auto vel = [](const Vec3&) { return Vec3{}; };
+    build(s, box_mesh({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel, 0.0, z, dt);
+    ASSERT_TRUE(s.ghosts.reacting());
+    const double w = 2.0 * std::numbers::pi * f;
+    const auto per_period = static_cast<long>(std::llround(1.0 / (f * dt)));
+    const long n = 40 * per_period;
+    std::vector<GhostWalls::FaceState> last;
+    double a = 0.0, b = 0.0;  // the first ghost's first face: W ~ a cos + b sin
+    for (long k = 0; k < n; ++k) {
+      const double rho_n = rho0 + drho * std::cos(w * static_cast<double>(k) * dt);
+      for (std::size_t i = 0; i < s.p.n_owned; ++i) s.p.rho[i] = rho_n;
+      s.ghosts.refresh(s.p, Field::Density);
+      s.ghosts.advance_faces(s.p);
+      if (k >= n - per_period) {
+        const double t = (static_cast<double>(k) + 0.5) * dt;
+        const double W = s.ghosts.face_states().front().w[0];
+        a += 2.0 * W * std::cos(w * t) / static_cast<double>(per_period);
+        b += 2.0 * W * std::sin(w * t) / static_cast<double>(per_period);
+      }
+    }
+    const double p_amp = 343.0 * 343.0 * drho;
+    const std::complex<double> got{a / p_amp, -b / p_amp};
+    const std::complex<double> expect = 1.0 / z.at(w);
+    EXPECT_NEAR(std::abs(got) / std::abs(expect), 1.0, 0.01) << f << " Hz";
+    EXPECT_NEAR(std::arg(got / expect), 0.0, 0.02) << f << " Hz";
+    // Every reacting ghost's element is the same (the same pressure everywhere), and the x = L
+    // face's ghosts move at 2 W along x once their velocities are refreshed.
+    const std::vector<GhostWalls::FaceState> states = s.ghosts.face_states();
+    const double W = states.front().w[0];
+    for (const GhostWalls::FaceState& g : states)
+      for (int q = 0; q < 3; ++q) EXPECT_TRUE(g.w[q] == 0.0 || g.w[q] == W);
+    s.ghosts.refresh(s.p, Field::Velocity);
+    bool seen = false;
+    for (std::size_t g = s.p.n_owned; g < s.p.size(); ++g) {
+      const Vec3 x = s.p.position(g);
+      if (!(x.x > L && x.y > 0 && x.y < L && x.z > 0 && x.z < L)) continue;
+      seen = true;
+      EXPECT_DOUBLE_EQ(s.p.vx[g], 2.0 * W);
+    }
+    EXPECT_TRUE(seen);
+  }
+}
+
+TEST(GhostWalls, FaceStatesRoundTripByKey) {
+  // face_states() lists the active reacting ghosts by ascending key; set_face_states() on a
+  // fresh copy of the same walls restores them, whatever the order it is given.
+  const double dx = 0.1, L = 1.0;
+  const WallImpedance z{500.0, 0.3, 1e5};
+  const auto rho = [](const Vec3& x) { return 1.204 + 1e-4 * x.x; };
+  const auto vel = [](const Vec3&) { return Vec3{}; };
+  Room a, b;
+  build(a, box_mesh({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel, 0.0, z, 1e-5);
+  build(b, box_mesh({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel, 0.0, z, 1e-5);
+  for (int k = 0; k < 50; ++k) a.ghosts.advance_faces(a.p);
+  std::vector<GhostWalls::FaceState> states = a.ghosts.face_states();
+  ASSERT_FALSE(states.empty());
+  for (std::size_t i = 1; i < states.size(); ++i) EXPECT_LT(states[i - 1].key, states[i].key);
+  std::reverse(states.begin(), states.end());
+  b.ghosts.set_face_states(states);
+  const std::vector<GhostWalls::FaceState> back = b.ghosts.face_states();
+  std::reverse(states.begin(), states.end());
+  ASSERT_EQ(back.size(), states.size());
+  for (std::size_t i = 0; i < back.size(); ++i) {
+    EXPECT_EQ(back[i].key, states[i].key);
+    for (int q = 0; q < 3; ++q) {
+      EXPECT_EQ(back[i].x[q], states[i].x[q]);
+      EXPECT_EQ(back[i].w[q], states[i].w[q]);
+    }
+  }
 }
 
 }  // namespace
