@@ -301,16 +301,17 @@ void check_path(const Reader& r, const Scene& s, const std::string& section,
 // that move no surface point more than dx/4), at least dx/2 from every receiver (on its path)
 // and from the emitter disc's centre and rim. Each error names the rotation's keyframe (or the
 // segment starting at it).
-void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
-  if (b.rotation.size() < 2) return;
-  const std::string section = "boundary." + b.name;
-  const Wall w = moving_object(b);
+// `key` is the rotation's key (rotation, or turn of a mesh); a mesh that only follows a path is
+// checked along it the same way, errors naming its path's keyframes.
+void check_rotation(const Reader& r, const Scene& s, const std::string& section,
+                    const std::string& key, const Wall& w,
+                    const std::vector<AngleKeyframe>& rotation, const std::vector<Keyframe>& path) {
   const auto where = [&](std::size_t k) { return "keyframe " + std::to_string(k + 1); };
   int segment = 0;
-  const double rate = w.rotation.max_rate(&segment);
+  const double rate = w.rotation.moving() ? w.rotation.max_rate(&segment) : 0.0;
   const double v = w.max_surface_speed(), limit = kMaxPathMach * s.fluid.sound_speed;
-  if (v > limit)
-    r.fail(section, "rotation",
+  if (rotation.size() > 1 && v > limit)
+    r.fail(section, key,
            "the segment from " + where(static_cast<std::size_t>(segment)) + " turns at " +
                format_number(rate * 180.0 / M_PI) + " deg/s: its surface " +
                format_number(w.reach()) + " m from the axis moves at up to " + format_number(v) +
@@ -319,8 +320,13 @@ void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
   // The points the surface must keep clear of at time t, with their names.
   const double margin = 0.5 * s.fluid.spacing;
   std::vector<double> times;
-  for (const AngleKeyframe& k : b.rotation) times.push_back(k.t);
-  for (const Keyframe& k : b.path) times.push_back(k.t);
+  for (const AngleKeyframe& k : rotation) times.push_back(k.t);
+  for (const Keyframe& k : path) times.push_back(k.t);
+  // The keyframes the errors name: the rotation's, else the path's.
+  std::vector<double> named;
+  for (const AngleKeyframe& k : rotation) named.push_back(k.t);
+  if (named.empty())
+    for (const Keyframe& k : path) named.push_back(k.t);
   std::sort(times.begin(), times.end());
   const EmitterSpec& e = s.emitter;
   Vec3 eu, ev;
@@ -329,13 +335,13 @@ void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
     const WallShape now = w.pose(t);
     const auto keyframe = [&]() {
       std::size_t k = 0;
-      while (k + 1 < b.rotation.size() && b.rotation[k + 1].t <= t) ++k;
-      return t <= b.rotation.front().t || t >= b.rotation.back().t
-                 ? where(t <= b.rotation.front().t ? 0 : b.rotation.size() - 1)
+      while (k + 1 < named.size() && named[k + 1] <= t) ++k;
+      return t <= named.front() || t >= named.back()
+                 ? where(t <= named.front() ? 0 : named.size() - 1)
                  : "the segment from " + where(k);
     };
     const auto fail = [&](const std::string& what, double d) {
-      r.fail(section, "rotation",
+      r.fail(section, key,
              keyframe() + ": at t = " + format_number(t) + " s its surface passes " +
                  format_number(d) + " m from " + what +
                  " (closer than dx/2 = " + format_number(margin) + " m)");
@@ -362,6 +368,25 @@ void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
   }
 }
 
+void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
+  if (b.rotation.size() < 2) return;
+  check_rotation(r, s, "boundary." + b.name, "rotation", moving_object(b), b.rotation, b.path);
+}
+
+// A moving mesh object: its surface swept along the whole motion, as a turning [boundary].
+void check_moving_mesh(const Reader& r, const Scene& s, const GeometrySpec& g) {
+  if (!g.moves()) return;
+  const std::string section = "geometry." + g.name;
+  check_path(r, s, section, g.path, g.interpolation, true);
+  Wall w;
+  const Vec3 reference = g.path.empty() ? g.turn_pivot : g.path.front().x;
+  w.shape = WallShape::mesh(std::make_shared<const MeshBody>(g.mesh, reference));
+  if (g.path.size() > 1) w.path = Path(g.path, g.interpolation);
+  if (g.turn.size() > 1)
+    w.rotation = RotationPath(g.turn, g.interpolation, g.turn_axis, g.turn_pivot);
+  check_rotation(r, s, section, g.turn.size() > 1 ? "turn" : "path", w, g.turn, g.path);
+}
+
 }  // namespace
 
 void check_geometry(const Reader& r, Scene& s) {
@@ -379,6 +404,7 @@ void check_geometry(const Reader& r, Scene& s) {
     check_path(r, s, "boundary." + b.name, b.path, b.interpolation, true);
     check_rotation(r, s, b);
   }
+  for (const auto& g : s.geometries) check_moving_mesh(r, s, g);
   check_receivers_off_surfaces(r, s);
   check_emitter_fits(r, s);
   check_emitter_uncut(r, s);

@@ -134,7 +134,13 @@ void assign_geometry_materials(const Reader& r, Scene& s) {
                                 "`material." +
                                 surface + " = NAME` (surfaces: " + list + ")");
       const MaterialSpec& spec = s.material(m);
-      if (!spec.rigid && spec.absorption.size() != 1)
+      if (g.moves()) {  // a tethered force wall: any material, one for the whole object
+        if (!g.surface_material.empty() && m != g.surface_material.front())
+          r.fail(sec, it != g.surface_given.end() ? "material." + surface : std::string("material"),
+                 "a moving mesh (path, turn) is one force wall with one material: surface '" +
+                     surface + "' has '" + m + "', surface '" + names.front() + "' has '" +
+                     g.surface_material.front() + "'");
+      } else if (!spec.rigid && spec.absorption.size() != 1)
         r.fail(sec, it != g.surface_given.end() ? "material." + surface : std::string("material"),
                "material '" + m +
                    "' of a mesh surface must be rigid or one broadband `absorption` (the "
