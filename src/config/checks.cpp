@@ -237,17 +237,32 @@ Wall moving_object(const BoundarySpec& b) {
   return w;
 }
 
+// The moving mesh object [geometry.NAME] as the solver builds it (solver/assembly.cpp make_walls).
+Wall moving_object(const GeometrySpec& g) {
+  Wall w;
+  const Vec3 reference = g.path.empty() ? g.turn_pivot : g.path.front().x;
+  w.shape = WallShape::mesh(std::make_shared<const MeshBody>(g.mesh, reference));
+  if (g.path.size() > 1) w.path = Path(g.path, g.interpolation);
+  if (g.turn.size() > 1)
+    w.rotation = RotationPath(g.turn, g.interpolation, g.turn_axis, g.turn_pivot);
+  return w;
+}
+
 // An object moving along a path leaves a wake in tension (p' down to -rho0 c v), where SPH is
 // unstable (Swegle, Hicks & Attaway 1995): its particles pair up and its density stays at rho0.
 // A warning, unless [fluid] background_pressure exceeds that tension.
 void warn_moving_wake(Scene& s) {
-  for (const auto& b : s.boundaries) {
-    if (b.path.size() < 2 && b.rotation.size() < 2) continue;
-    const double v = moving_object(b).max_surface_speed();
+  std::vector<std::pair<std::string, double>> objects;  // section, fastest surface point (m/s)
+  for (const auto& b : s.boundaries)
+    if (b.path.size() > 1 || b.rotation.size() > 1)
+      objects.emplace_back("boundary." + b.name, moving_object(b).max_surface_speed());
+  for (const auto& g : s.geometries)
+    if (g.moves()) objects.emplace_back("geometry." + g.name, moving_object(g).max_surface_speed());
+  for (const auto& [section, v] : objects) {
     const double tension = s.fluid.rest_density * s.fluid.sound_speed * v;
     if (!(v > 0.0) || s.fluid.background_pressure > tension) continue;
     s.warnings.push_back(
-        "[boundary." + b.name + "] moves at up to " + format_number(v) +
+        "[" + section + "] moves at up to " + format_number(v) +
         " m/s: the air behind it is in tension (p' down to -rho0 c v = -" + format_number(tension) +
         " Pa), where SPH is unstable: the wake's particles pair up and its density stays at "
         "rho0 instead of falling by v/c; [fluid] background_pressure above the tension lets it "
@@ -378,13 +393,8 @@ void check_moving_mesh(const Reader& r, const Scene& s, const GeometrySpec& g) {
   if (!g.moves()) return;
   const std::string section = "geometry." + g.name;
   check_path(r, s, section, g.path, g.interpolation, true);
-  Wall w;
-  const Vec3 reference = g.path.empty() ? g.turn_pivot : g.path.front().x;
-  w.shape = WallShape::mesh(std::make_shared<const MeshBody>(g.mesh, reference));
-  if (g.path.size() > 1) w.path = Path(g.path, g.interpolation);
-  if (g.turn.size() > 1)
-    w.rotation = RotationPath(g.turn, g.interpolation, g.turn_axis, g.turn_pivot);
-  check_rotation(r, s, section, g.turn.size() > 1 ? "turn" : "path", w, g.turn, g.path);
+  check_rotation(r, s, section, g.turn.size() > 1 ? "turn" : "path", moving_object(g), g.turn,
+                 g.path);
 }
 
 }  // namespace

@@ -92,10 +92,11 @@ with h5py.File(sys.argv[1], "r") as f:
     assert f["/objects/names"][()].decode() == "block\n"
     assert f["/objects/triangles"].shape == (12, 3)
     v = f["/objects/vertices"][()]
-# The box moved and turned: its centre off the start, its edges no longer along x and y.
-c = v.mean(axis=0)
-assert abs(c[0] - 0.12) > 1e-3, c
-e = v[1] - v[0]
-assert abs(e[1]) > 1e-4 and abs(e[2]) < 1e-9, e
+# The box moved and turned (12.5 degrees at 2 ms): its centre off the start, its extent along x
+# that of the turned box, along z unchanged.
+c = 0.5 * (v.min(axis=0) + v.max(axis=0))
+ext = v.max(axis=0) - v.min(axis=0)
+assert c[0] > 0.125, c
+assert abs(ext[0] - 0.06) > 5e-3 and abs(ext[2] - 0.042) < 1e-6, ext
 PY
 echo "restart_objects: all passed"
