@@ -302,7 +302,7 @@ void read_geometry_motion(const Reader& r, std::vector<GeometrySpec>& geometries
     const std::string sec = "geometry." + g.name;
     if (g.role == GeometryRole::Room) {
       for (const char* key : {"path", "turn", "turn_axis", "turn_pivot", "interpolation"})
-        if (r.text(sec, key))
+        if (r.has(sec, key))
           r.fail(sec, key,
                  "a room mesh (role = room) cannot move: only role = object meshes take a "
                  "path or a turn");
@@ -321,7 +321,7 @@ void read_geometry_motion(const Reader& r, std::vector<GeometrySpec>& geometries
       r.get(sec, "turn_pivot", g.turn_pivot);
     } else {
       for (const char* key : {"turn_axis", "turn_pivot"})
-        if (r.text(sec, key)) r.fail(sec, key, "only with a turn ('t angle; t angle; ...')");
+        if (r.has(sec, key)) r.fail(sec, key, "only with a turn ('t angle; t angle; ...')");
     }
   }
 }
