@@ -238,17 +238,37 @@ Wall moving_object(const BoundarySpec& b) {
   return w;
 }
 
+// The moving mesh object [geometry.NAME] as the solver builds it (solver/assembly.cpp make_walls).
+Wall moving_object(const GeometrySpec& g) {
+  Wall w;
+  const Vec3 reference = g.path.empty() ? g.turn_pivot : g.path.front().x;
+  w.shape = WallShape::mesh(std::make_shared<const MeshBody>(g.mesh, reference));
+  if (g.path.size() > 1) w.path = Path(g.path, g.interpolation);
+  if (g.turn.size() > 1)
+    w.rotation = RotationPath(g.turn, g.interpolation, g.turn_axis, g.turn_pivot);
+  return w;
+}
+
 // An object moving along a path leaves a wake in tension (p' down to -rho0 c v), where SPH is
 // unstable (Swegle, Hicks & Attaway 1995): its particles pair up and its density stays at rho0.
 // A warning, unless [fluid] background_pressure exceeds that tension.
+// The moving objects ([boundary] shapes and meshes): section name, fastest surface point (m/s).
+std::vector<std::pair<std::string, double>> moving_objects(const Scene& s) {
+  std::vector<std::pair<std::string, double>> objects;
+  for (const auto& b : s.boundaries)
+    if (b.path.size() > 1 || b.rotation.size() > 1)
+      objects.emplace_back("boundary." + b.name, moving_object(b).max_surface_speed());
+  for (const auto& g : s.geometries)
+    if (g.moves()) objects.emplace_back("geometry." + g.name, moving_object(g).max_surface_speed());
+  return objects;
+}
+
 void warn_moving_wake(Scene& s) {
-  for (const auto& b : s.boundaries) {
-    if (b.path.size() < 2 && b.rotation.size() < 2) continue;
-    const double v = moving_object(b).max_surface_speed();
+  for (const auto& [section, v] : moving_objects(s)) {
     const double tension = s.fluid.rest_density * s.fluid.sound_speed * v;
     if (!(v > 0.0) || s.fluid.background_pressure > tension) continue;
     s.warnings.push_back(
-        "[boundary." + b.name + "] moves at up to " + format_number(v) +
+        "[" + section + "] moves at up to " + format_number(v) +
         " m/s: the air behind it is in tension (p' down to -rho0 c v = -" + format_number(tension) +
         " Pa), where SPH is unstable: the wake's particles pair up and its density stays at "
         "rho0 instead of falling by v/c; [fluid] background_pressure above the tension lets it "
@@ -263,9 +283,7 @@ void warn_moving_wake(Scene& s) {
 void warn_lattice_growth(Scene& s) {
   const FluidSpec& f = s.fluid;
   double worst_v = 0.0;
-  for (const auto& b : s.boundaries)
-    if (b.path.size() >= 2 || b.rotation.size() >= 2)
-      worst_v = std::max(worst_v, moving_object(b).max_surface_speed());
+  for (const auto& object : moving_objects(s)) worst_v = std::max(worst_v, object.second);
   if (f.background_pressure == 0.0 && worst_v == 0.0) return;
   const double swing = f.rest_density * f.sound_speed * worst_v;
   LatticeGrowth fastest;
@@ -335,16 +353,17 @@ void check_path(const Reader& r, const Scene& s, const std::string& section,
 // that move no surface point more than dx/4), at least dx/2 from every receiver (on its path)
 // and from the emitter disc's centre and rim. Each error names the rotation's keyframe (or the
 // segment starting at it).
-void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
-  if (b.rotation.size() < 2) return;
-  const std::string section = "boundary." + b.name;
-  const Wall w = moving_object(b);
+// `key` is the rotation's key (rotation, or turn of a mesh); a mesh that only follows a path is
+// checked along it the same way, errors naming its path's keyframes.
+void check_rotation(const Reader& r, const Scene& s, const std::string& section,
+                    const std::string& key, const Wall& w,
+                    const std::vector<AngleKeyframe>& rotation, const std::vector<Keyframe>& path) {
   const auto where = [&](std::size_t k) { return "keyframe " + std::to_string(k + 1); };
   int segment = 0;
-  const double rate = w.rotation.max_rate(&segment);
+  const double rate = w.rotation.moving() ? w.rotation.max_rate(&segment) : 0.0;
   const double v = w.max_surface_speed(), limit = kMaxPathMach * s.fluid.sound_speed;
-  if (v > limit)
-    r.fail(section, "rotation",
+  if (rotation.size() > 1 && v > limit)
+    r.fail(section, key,
            "the segment from " + where(static_cast<std::size_t>(segment)) + " turns at " +
                format_number(rate * 180.0 / M_PI) + " deg/s: its surface " +
                format_number(w.reach()) + " m from the axis moves at up to " + format_number(v) +
@@ -353,8 +372,13 @@ void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
   // The points the surface must keep clear of at time t, with their names.
   const double margin = 0.5 * s.fluid.spacing;
   std::vector<double> times;
-  for (const AngleKeyframe& k : b.rotation) times.push_back(k.t);
-  for (const Keyframe& k : b.path) times.push_back(k.t);
+  for (const AngleKeyframe& k : rotation) times.push_back(k.t);
+  for (const Keyframe& k : path) times.push_back(k.t);
+  // The keyframes the errors name: the rotation's, else the path's.
+  std::vector<double> named;
+  for (const AngleKeyframe& k : rotation) named.push_back(k.t);
+  if (named.empty())
+    for (const Keyframe& k : path) named.push_back(k.t);
   std::sort(times.begin(), times.end());
   const EmitterSpec& e = s.emitter;
   Vec3 eu, ev;
@@ -363,13 +387,13 @@ void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
     const WallShape now = w.pose(t);
     const auto keyframe = [&]() {
       std::size_t k = 0;
-      while (k + 1 < b.rotation.size() && b.rotation[k + 1].t <= t) ++k;
-      return t <= b.rotation.front().t || t >= b.rotation.back().t
-                 ? where(t <= b.rotation.front().t ? 0 : b.rotation.size() - 1)
+      while (k + 1 < named.size() && named[k + 1] <= t) ++k;
+      return t <= named.front() || t >= named.back()
+                 ? where(t <= named.front() ? 0 : named.size() - 1)
                  : "the segment from " + where(k);
     };
     const auto fail = [&](const std::string& what, double d) {
-      r.fail(section, "rotation",
+      r.fail(section, key,
              keyframe() + ": at t = " + format_number(t) + " s its surface passes " +
                  format_number(d) + " m from " + what +
                  " (closer than dx/2 = " + format_number(margin) + " m)");
@@ -396,6 +420,20 @@ void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
   }
 }
 
+void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
+  if (b.rotation.size() < 2) return;
+  check_rotation(r, s, "boundary." + b.name, "rotation", moving_object(b), b.rotation, b.path);
+}
+
+// A moving mesh object: its surface swept along the whole motion, as a turning [boundary].
+void check_moving_mesh(const Reader& r, const Scene& s, const GeometrySpec& g) {
+  if (!g.moves()) return;
+  const std::string section = "geometry." + g.name;
+  check_path(r, s, section, g.path, g.interpolation, true);
+  check_rotation(r, s, section, g.turn.size() > 1 ? "turn" : "path", moving_object(g), g.turn,
+                 g.path);
+}
+
 }  // namespace
 
 void check_geometry(const Reader& r, Scene& s) {
@@ -413,6 +451,7 @@ void check_geometry(const Reader& r, Scene& s) {
     check_path(r, s, "boundary." + b.name, b.path, b.interpolation, true);
     check_rotation(r, s, b);
   }
+  for (const auto& g : s.geometries) check_moving_mesh(r, s, g);
   check_receivers_off_surfaces(r, s);
   check_emitter_fits(r, s);
   check_emitter_uncut(r, s);

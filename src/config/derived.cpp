@@ -242,7 +242,8 @@ void derive(const Reader& r, Scene& s) {
   d.support = 2.0 * d.h;
   d.skin = f.skin * dx;
   d.halo_width = d.support + d.skin;
-  d.ghost_walls = !s.geometries.empty() ||
+  d.ghost_walls = std::any_of(s.geometries.begin(), s.geometries.end(),
+                              [](const GeometrySpec& g) { return !g.moves(); }) ||
                   std::any_of(s.boundaries.begin(), s.boundaries.end(),
                               [](const BoundarySpec& b) { return b.wall == BoundaryWall::Ghost; });
   d.halo_depth = d.halo_width + (d.ghost_walls ? 3.0 * dx : 0.0);

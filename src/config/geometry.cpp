@@ -139,7 +139,13 @@ void assign_geometry_materials(const Reader& r, Scene& s) {
                                 " has no material: add `material = NAME` (every surface) or "
                                 "`material." +
                                 surface + " = NAME` (surfaces: " + list + ")");
-      if (!ghost_wall_material(s.material(m)))
+      if (g.moves()) {  // a tethered force wall: any material, one for the whole object
+        if (!g.surface_material.empty() && m != g.surface_material.front())
+          r.fail(sec, it != g.surface_given.end() ? "material." + surface : std::string("material"),
+                 "a moving mesh (path, turn) is one force wall with one material: surface '" +
+                     surface + "' has '" + m + "', surface '" + names.front() + "' has '" +
+                     g.surface_material.front() + "'");
+      } else if (!ghost_wall_material(s.material(m)))
         r.fail(sec, it != g.surface_given.end() ? "material." + surface : std::string("material"),
                "material '" + m +
                    "' of a mesh surface must be rigid, one broadband `absorption` (a resistive "

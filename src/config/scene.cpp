@@ -14,6 +14,7 @@
 #include "detail/reader.hpp"
 #include "sphreverb/config/ini.hpp"
 #include "sphreverb/config/schema.hpp"
+#include "sphreverb/model/mesh_check.hpp"
 
 namespace sphreverb {
 namespace {
@@ -212,7 +213,8 @@ Vec3 read_normal(const Reader& r, const std::string& sec, Vec3 fallback) {
 }
 
 std::vector<Keyframe> read_path(const Reader& r, const std::string& sec);
-std::vector<AngleKeyframe> read_rotation(const Reader& r, const std::string& sec);
+std::vector<AngleKeyframe> read_rotation(const Reader& r, const std::string& sec,
+                                         const std::string& key = "rotation");
 
 void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
   boundaries.clear();
@@ -290,6 +292,37 @@ void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
       r.fail(sec, "wall",
              "a moving object (path, rotation) is a tethered force wall: wall = tethered");
     boundaries.push_back(b);
+  }
+}
+
+// The motion keys of [geometry.NAME] (path, turn, turn_axis, turn_pivot, interpolation): an
+// object mesh may move; a room mesh may not.
+void read_geometry_motion(const Reader& r, std::vector<GeometrySpec>& geometries) {
+  for (GeometrySpec& g : geometries) {
+    const std::string sec = "geometry." + g.name;
+    if (g.role == GeometryRole::Room) {
+      for (const char* key : {"path", "turn", "turn_axis", "turn_pivot", "interpolation"})
+        if (r.has(sec, key))
+          r.fail(sec, key,
+                 "a room mesh (role = room) cannot move: only role = object meshes take a "
+                 "path or a turn");
+      continue;
+    }
+    r.get_enum(sec, "interpolation", g.interpolation, interpolation_names());
+    g.path = read_path(r, sec);
+    g.turn = read_rotation(r, sec, "turn");
+    const MeshFacts f = mesh_facts(*g.mesh);
+    g.turn_pivot = 0.5 * (f.min + f.max);
+    if (!g.turn.empty()) {
+      r.require(sec, "turn_axis", "x y z, non-zero: the axis the object turns about");
+      r.get(sec, "turn_axis", g.turn_axis);
+      if (!(norm(g.turn_axis) > 0.0)) r.fail(sec, "turn_axis", "must not be the zero vector");
+      g.turn_axis = normalized(g.turn_axis);
+      r.get(sec, "turn_pivot", g.turn_pivot);
+    } else {
+      for (const char* key : {"turn_axis", "turn_pivot"})
+        if (r.has(sec, key)) r.fail(sec, key, "only with a turn ('t angle; t angle; ...')");
+    }
   }
 }
 
@@ -384,11 +417,12 @@ std::vector<Keyframe> read_path(const Reader& r, const std::string& sec) {
   return keys;
 }
 
-// `rotation = t angle; t angle; ...` (s, degrees), returned in radians.
-std::vector<AngleKeyframe> read_rotation(const Reader& r, const std::string& sec) {
+// `KEY = t angle; t angle; ...` (s, degrees; KEY rotation, or turn of [geometry]), in radians.
+std::vector<AngleKeyframe> read_rotation(const Reader& r, const std::string& sec,
+                                         const std::string& key) {
   std::vector<AngleKeyframe> keys;
   for (const auto& [t, a] :
-       read_keyframes(r, sec, "rotation", 1, "'t angle' (s, degrees)", "'t angle; t angle; ...'"))
+       read_keyframes(r, sec, key, 1, "'t angle' (s, degrees)", "'t angle; t angle; ...'"))
     keys.push_back(AngleKeyframe{t, a[0] * (M_PI / 180.0)});
   return keys;
 }
@@ -558,6 +592,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
   read_fluid(r, s.fluid);
   read_room(r, s.room);
   config_detail::read_geometries(r, s);
+  read_geometry_motion(r, s.geometries);
   read_fill_box(r, s.room, s.fluid, config_detail::room_mesh_box(s));
   read_materials(r, s.materials);
   read_boundaries(r, s.boundaries);

@@ -304,6 +304,24 @@ std::vector<KeySpec> make_schema() {
                    "Material of the mesh surface GROUP (its material, group or object name in "
                    "the file): " +
                        kMaterialRef));
+  k.push_back(
+      text(geo, "path", "", "none",
+           "role = object: keyframes 't x y z; t x y z; ...' (s of stage 2, m) of a "
+           "reference point, the mesh as placed being its pose at the first one: a "
+           "moving object (a tethered force wall, as [boundary.NAME] path; at most 0.3 c)"));
+  k.push_back(text(geo, "turn", "", "none",
+                   "role = object: keyframes 't angle; t angle; ...' (s of stage 2, degrees) of a "
+                   "turn about `turn_axis` through `turn_pivot` (as [boundary.NAME] rotation); the "
+                   "mesh as placed is its pose at the first keyframe"));
+  k.push_back(note(vector(geo, "turn_axis", "", "", "",
+                          "Axis of the turn, non-zero (normalised; right-hand rule)"),
+                   "required with turn"));
+  k.push_back(note(vector(geo, "turn_pivot", "m", "", "",
+                          "A point of the turn's axis, at the first keyframe's pose; moves with "
+                          "the path"),
+                   "centre of the mesh's bounding box"));
+  k.push_back(choice(geo, "interpolation", words_of(interpolation_names()), "linear",
+                     "Between keyframes of path and turn: linear, or smooth"));
   // [emitter]
   KeySpec input = text("emitter", "input", "", "required",
                        "The signal: impulse (a single-sample click), sweep (an exponential sine "

@@ -36,6 +36,23 @@ SceneMarkers scene_markers(const Scene& scene, double t) {
       m.objects.vertices[v] = w.point_at(m.objects.vertices[v], t);
     m.objects.surface_names.push_back(b.name);
   }
+  for (const GeometrySpec& g : scene.geometries) {
+    if (!g.moves()) continue;
+    // A moving mesh object: its triangles, each vertex moved to its pose at t.
+    Wall w;
+    w.shape.center = g.path.empty() ? g.turn_pivot : g.path.front().x;
+    if (g.path.size() > 1) w.path = Path(g.path, g.interpolation);
+    if (g.turn.size() > 1)
+      w.rotation = RotationPath(g.turn, g.interpolation, g.turn_axis, g.turn_pivot);
+    const std::size_t first = m.objects.vertices.size();
+    const int object = static_cast<int>(m.objects.surface_names.size());
+    for (const Vec3& x : g.mesh->vertices) m.objects.vertices.push_back(w.point_at(x, t));
+    for (const auto& tri : g.mesh->triangles) {
+      m.objects.triangles.push_back({first + tri[0], first + tri[1], first + tri[2]});
+      m.objects.surface.push_back(static_cast<std::size_t>(object));
+    }
+    m.objects.surface_names.push_back(g.name);
+  }
   return m;
 }
 

@@ -32,7 +32,58 @@ WallShape WallShape::disc(const Vec3& center, const Vec3& normal, double radius)
   return from(b);
 }
 
+MeshBody::MeshBody(std::shared_ptr<const Mesh> m, const Vec3& ref)
+    : mesh(std::move(m)), query(*mesh), reference(ref), lo(mesh->vertices.at(0)), hi(lo) {
+  for (const Vec3& x : mesh->vertices)
+    for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], x[a]), hi[a] = std::max(hi[a], x[a]);
+}
+
+WallShape WallShape::mesh(std::shared_ptr<const MeshBody> body) {
+  WallShape w;
+  w.center = body->reference;
+  w.u = {1, 0, 0}, w.v = {0, 1, 0}, w.normal = {0, 0, 1};
+  w.body = std::move(body);
+  return w;
+}
+
+namespace {
+// The point x of a posed mesh surface w mapped back into its pose at t = 0 (boundary.hpp):
+// x0 = c + R^T (x - c(t)), R's columns being w.u, w.v, w.normal.
+Vec3 to_body(const WallShape& w, const Vec3& x) {
+  const Vec3 r = x - w.center;
+  return w.body->reference + Vec3{dot(r, w.u), dot(r, w.v), dot(r, w.normal)};
+}
+// The body-frame vector a turned into the pose: R a.
+Vec3 from_body(const WallShape& w, const Vec3& a) { return w.u * a.x + w.v * a.y + w.normal * a.z; }
+}  // namespace
+
+bool WallShape::may_reach(const Vec3& p, double range) const {
+  return !body || body->query.near(to_body(*this, p), range);
+}
+
+WallProbe WallShape::probe_mesh(const Vec3& p) const {
+  const Vec3 x0 = to_body(*this, p);
+  const ClosestPoint c = body->query.closest(x0);
+  const Vec3 r = x0 - c.point;
+  // Outside or inside: the face normal decides where it is clear (over a face, or within 60
+  // degrees of it at an edge or corner), the exact side test elsewhere.
+  const double along = dot(r, c.normal);
+  double sign = 1.0;
+  if (std::abs(along) > 0.5 * c.distance && c.distance > 0.0)
+    sign = along > 0.0 ? 1.0 : -1.0;
+  else
+    sign = body->query.side(x0) == MeshSide::Inside ? -1.0 : 1.0;
+  WallProbe out;
+  out.in_extent = true;
+  out.distance = sign * c.distance;
+  // The distance's gradient; on the surface itself (no direction) the face normal.
+  const Vec3 n = c.distance > 1e-12 ? r * (sign / c.distance) : c.normal;
+  out.normal = from_body(*this, n);
+  return out;
+}
+
 WallProbe WallShape::probe(const Vec3& p, const Vec3& shift) const {
+  if (body) return probe_mesh(p - shift);
   const Vec3 r = p - (center + shift);
   const double along = dot(r, normal);
   WallProbe out;
@@ -90,6 +141,11 @@ double Wall::reach() const {
     return norm(r - a * dot(a, r));
   };
   const WallShape& w = shape;
+  if (w.body) {  // the farthest vertex
+    double best = 0.0;
+    for (const Vec3& x : w.body->mesh->vertices) best = std::max(best, off_axis(x));
+    return best;
+  }
   switch (w.shape) {
     case ShapeKind::Rectangle: {  // convex: the farthest point is a corner
       double best = 0.0;
@@ -112,6 +168,10 @@ double Wall::max_surface_speed() const {
 }
 
 double WallShape::distance(const Vec3& p) const {
+  if (body) {
+    const Vec3 x0 = to_body(*this, p);
+    return body->query.side(x0) == MeshSide::Inside ? 0.0 : body->query.closest(x0).distance;
+  }
   const Vec3 r = p - center;
   const double along = dot(r, normal);
   switch (shape) {
@@ -160,9 +220,14 @@ std::vector<Tether> find_tethers(std::size_t n_owned,
     if (walls[w].follows_path()) posed[w] = walls[w].pose(t);
   for (std::size_t i = 0; i < n_owned; ++i)
     for (std::size_t w = 0; w < walls.size(); ++w) {
-      const WallProbe rest = walls[w].shape.probe(rest_position(i));
-      const bool rest_in = rest.in_extent && std::abs(rest.distance) < range;
-      if (!walls[w].follows_path()) {
+      const bool object = walls[w].follows_path();
+      // A mesh far from the point: no probe (MeshQuery::near is much cheaper than closest).
+      if (object && !posed[w].may_reach(position(i), range)) continue;
+      const Vec3 x_rest = rest_position(i);
+      const bool reach_rest = walls[w].shape.may_reach(x_rest, range);
+      const WallProbe rest = reach_rest ? walls[w].shape.probe(x_rest) : WallProbe{};
+      const bool rest_in = reach_rest && rest.in_extent && std::abs(rest.distance) < range;
+      if (!object) {
         if (rest_in) out.push_back({i, static_cast<int>(w), rest.distance});
         continue;
       }
@@ -233,6 +298,13 @@ bool is_air_site(const std::vector<Wall>& walls, const Vec3& p, double dx) {
     // were a hole in the kernel sums of their neighbours that shifted a small box's modes by
     // up to +3 % (+6.6 % with the fourth-order gradient; docs/theory/emitter-receivers.md).
     if (w.moving) continue;
+    if (w.shape.body) {  // a mesh: its solid and the sites within kMeshClearance dx of it
+      const MeshBody& b = *w.shape.body;
+      bool in_box = true;
+      for (int a = 0; a < 3; ++a) in_box = in_box && p[a] > b.lo[a] - dx && p[a] < b.hi[a] + dx;
+      if (in_box && w.shape.probe(p).distance < kMeshClearance * dx) return false;
+      continue;
+    }
     const WallProbe pr = w.shape.probe(p);
     if (pr.in_extent && std::abs(pr.distance) < 0.5 * dx * (1.0 - 1e-9)) return false;
   }

@@ -1,6 +1,7 @@
 #include "sphreverb/solver/assembly.hpp"
 
 #include <cmath>
+#include <memory>
 #include <numbers>
 #include <string>
 
@@ -47,6 +48,16 @@ std::vector<Wall> make_walls(const Scene& s) {
     if (b.rotation.size() > 1)
       walls.back().rotation = RotationPath(b.rotation, b.interpolation, b.axis, b.pivot);
   }
+  // Moving mesh objects: tethered force walls posed along their motion (one material).
+  for (const GeometrySpec& g : s.geometries) {
+    if (!g.moves()) continue;
+    const Vec3 reference = g.path.empty() ? g.turn_pivot : g.path.front().x;
+    add(WallShape::mesh(std::make_shared<const MeshBody>(g.mesh, reference)),
+        g.surface_material.at(0), false);
+    if (g.path.size() > 1) walls.back().path = Path(g.path, g.interpolation);
+    if (g.turn.size() > 1)
+      walls.back().rotation = RotationPath(g.turn, g.interpolation, g.turn_axis, g.turn_pivot);
+  }
   add(WallShape::disc(s.emitter.center, s.emitter.normal, s.emitter.radius), s.emitter.material,
       true);
   return walls;
@@ -74,6 +85,7 @@ SolidGeometry make_solid_geometry(const Scene& s) {
     return bands(m) ? m.impedance : WallImpedance{};
   };
   for (const GeometrySpec& g : s.geometries) {
+    if (g.moves()) continue;  // a tethered force wall (make_walls)
     GeometryPart part;
     part.mesh = g.mesh;
     part.room = g.role == GeometryRole::Room;

@@ -43,7 +43,7 @@ std::vector<char> axis_test(const Lattice& l, int a, double centre, double sign,
 }
 
 bool aligned(const Wall& w, const Lattice& l, AlignedWall& out) {
-  if (w.shape.shape != ShapeKind::Rectangle) return false;
+  if (w.shape.body || w.shape.shape != ShapeKind::Rectangle) return false;
   const int an = unit_axis(w.shape.normal), au = unit_axis(w.shape.u), av = unit_axis(w.shape.v);
   if (an < 0 || au < 0 || av < 0 || an == au || an == av || au == av) return false;
   const Vec3& c = w.shape.center;
@@ -60,6 +60,15 @@ void bounding_box(const Wall& w, const Lattice& l, int lo[3], int hi[3]) {
   for (int a = 0; a < 3; ++a) {
     const double n = std::abs(s.normal[a]), across = std::sqrt(std::max(0.0, 1.0 - n * n));
     double half = 0.0;
+    if (s.body) {  // a mesh: its vertices' box
+      const double mid = 0.5 * (s.body->lo[a] + s.body->hi[a]);
+      half = 0.5 * (s.body->hi[a] - s.body->lo[a]) + 0.5 * l.dx + 2.0 * l.dx;
+      lo[a] = static_cast<int>(std::clamp(std::floor((mid - half - l.origin[a]) / l.dx), 0.0,
+                                          static_cast<double>(l.n[a])));
+      hi[a] = static_cast<int>(std::clamp(std::ceil((mid + half - l.origin[a]) / l.dx) + 1.0, 0.0,
+                                          static_cast<double>(l.n[a])));
+      continue;
+    }
     switch (s.shape) {
       case ShapeKind::Rectangle:
         half = 0.5 * s.width * std::abs(s.u[a]) + 0.5 * s.height * std::abs(s.v[a]) + 0.5 * l.dx;

@@ -155,6 +155,17 @@ struct GeometrySpec {
   std::map<std::string, std::string> surface_given;  // material.GROUP = NAME
   std::shared_ptr<const Mesh> mesh;                  // loaded and checked, in metres
   std::vector<std::string> surface_material;         // per mesh surface: a material name
+  // A moving object (role = object; boundary.hpp "Moving mesh objects"): keyframes of a
+  // reference point (the mesh as placed is its pose at the first one), translated rigidly; empty:
+  // fixed. Its walls are then a tethered force wall, not ghost walls.
+  std::vector<Keyframe> path;
+  PathInterpolation interpolation = PathInterpolation::Linear;  // of path and turn
+  // Keyframes of its angle (rad) about `turn_axis` (unit) through `turn_pivot` (m, default the
+  // centre of the mesh's bounding box); empty: it does not turn.
+  std::vector<AngleKeyframe> turn;
+  Vec3 turn_axis;
+  Vec3 turn_pivot;
+  bool moves() const { return path.size() > 1 || turn.size() > 1; }
 
   double read_seconds = 0.0;  // wall time to read, transform and check the file (this rank)
 };

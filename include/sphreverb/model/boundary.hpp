@@ -46,15 +46,31 @@
 // the zone is held by the rigid-wall condition alone, (v+ - V) . n = 0 (no spring: it stays at
 // the distance it entered at). Both depend only on the particle's id, its position and the time,
 // so they are the same on any rank count and after a restart.
+//
+// Moving mesh objects. A closed mesh ([geometry.NAME] role = object with a path or a turn) is such
+// a wall too: its WallShape holds the mesh (MeshBody) as placed at t = 0, and a probe maps the
+// point back into that pose, x0 = c + R(t)^T (x - c(t)) (c the reference point, c(t) = point_at(c,
+// t)), takes the nearest surface point p there (MeshQuery::closest) and returns
+//
+//     d = s |x0 - p|,   n = R(t) s (x0 - p) / |x0 - p|
+//
+// with s = +1 outside the solid and -1 inside: the signed distance and its gradient, the outward
+// face normal over a face, turning round an edge or corner (as a cylinder's radial normal does).
+// Every point is in extent (a closed surface). Lattice sites inside the solid or closer than
+// kMeshClearance dx to its surface at t = 0 stay empty (as at ghost-walled meshes).
+constexpr double kMeshClearance = 0.25;
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "sphreverb/core/particles.hpp"
 #include "sphreverb/core/vec3.hpp"
+#include "sphreverb/model/mesh.hpp"
+#include "sphreverb/model/mesh_query.hpp"
 #include "sphreverb/model/path.hpp"
 #include "sphreverb/model/rotation_path.hpp"
 #include "sphreverb/model/shape.hpp"
@@ -67,17 +83,37 @@ struct WallProbe {
   Vec3 normal;             // unit normal at the point (cylinder: radial, outwards)
 };
 
+// A closed mesh (the solid of a moving object) in its pose at t = 0, with its queries.
+struct MeshBody {
+  MeshBody(std::shared_ptr<const Mesh> mesh, const Vec3& reference);
+  std::shared_ptr<const Mesh> mesh;  // m, checked (closed, oriented, no self-intersection)
+  MeshQuery query;
+  Vec3 reference;  // m, the point a path moves (its first keyframe)
+  Vec3 lo, hi;     // m, the bounding box of the vertices
+};
+
 struct WallShape {
-  ShapeKind shape = ShapeKind::Rectangle;
+  ShapeKind shape = ShapeKind::Rectangle;  // ignored when `body` is set
   Vec3 center, normal, u, v;  // normal, u, v: orthonormal frame (rectangle size along u, v)
   double width = 0.0, height = 0.0, radius = 0.0;
+  // A mesh surface: center is its reference point, (u, v, normal) = (x, y, z) at t = 0, so that
+  // a pose's u, v, normal are the columns of R(t).
+  std::shared_ptr<const MeshBody> body;
 
   static WallShape from(const Shape&);
   static WallShape disc(const Vec3& center, const Vec3& normal, double radius);
+  static WallShape mesh(std::shared_ptr<const MeshBody> body);
+  // False only if the surface is farther than `range` (m) from p: a cheap test before probe()
+  // for a mesh (MeshQuery::near), always true for the other shapes.
+  bool may_reach(const Vec3& p, double range) const;
   // Probe of point p with the surface shifted by `shift` (m, the emitter's displacement).
   WallProbe probe(const Vec3& p, const Vec3& shift = {}) const;
-  // m, the distance of point p from the surface (within its extent or from its edge).
+  // m, the distance of point p from the surface (within its extent or from its edge); a mesh: 0
+  // inside its solid.
   double distance(const Vec3& p) const;
+
+ private:
+  WallProbe probe_mesh(const Vec3& p) const;
 };
 
 struct Wall {
@@ -143,8 +179,9 @@ void add_tether_forces(Particles& p, const std::vector<Tether>& tethers,
                        double mass, double dt, double t = 0.0);
 
 // True if the lattice site p is kept as air: not within dx/2 of any fixed wall surface (in
-// extent). Sites on the emitter (the moving wall) are kept: tethered to it, they are its surface.
-// A wall that follows a path removes the sites at its pose at t = 0.
+// extent), not in a mesh wall's solid nor within kMeshClearance dx of it. Sites on the emitter (the
+// moving wall) are kept: tethered to it, they are its surface. A wall that follows a path removes
+// the sites at its pose at t = 0.
 bool is_air_site(const std::vector<Wall>& walls, const Vec3& p, double dx);
 
 }  // namespace sphreverb
