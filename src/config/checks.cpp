@@ -9,6 +9,7 @@
 
 #include "detail/passes.hpp"
 #include "sphreverb/config/derived.hpp"
+#include "sphreverb/config/object_walls.hpp"
 #include "sphreverb/model/boundary.hpp"
 #include "sphreverb/model/mesh_query.hpp"
 #include "sphreverb/physics/lattice_stability.hpp"
@@ -228,41 +229,20 @@ void warn_free_emitter(Scene& s) {
       "(docs/scene-reference.md)");
 }
 
-// The moving object [boundary.NAME] as the solver builds it (solver/assembly.cpp make_walls).
-Wall moving_object(const BoundarySpec& b) {
-  Wall w;
-  w.shape = WallShape::from(Shape{b.shape, b.center, b.normal, b.width, b.height, b.radius});
-  if (b.path.size() > 1) w.path = Path(b.path, b.interpolation);
-  if (b.rotation.size() > 1)
-    w.rotation = RotationPath(b.rotation, b.interpolation, b.axis, b.pivot);
-  return w;
-}
-
-// The moving mesh object [geometry.NAME] as the solver builds it (solver/assembly.cpp make_walls).
-Wall moving_object(const GeometrySpec& g) {
-  Wall w;
-  const Vec3 reference = g.path.empty() ? g.turn_pivot : g.path.front().x;
-  w.shape = WallShape::mesh(std::make_shared<const MeshBody>(g.mesh, reference));
-  if (g.path.size() > 1) w.path = Path(g.path, g.interpolation);
-  if (g.turn.size() > 1)
-    w.rotation = RotationPath(g.turn, g.interpolation, g.turn_axis, g.turn_pivot);
-  return w;
-}
-
-// An object moving along a path leaves a wake in tension (p' down to -rho0 c v), where SPH is
-// unstable (Swegle, Hicks & Attaway 1995): its particles pair up and its density stays at rho0.
-// A warning, unless [fluid] background_pressure exceeds that tension.
 // The moving objects ([boundary] shapes and meshes): section name, fastest surface point (m/s).
 std::vector<std::pair<std::string, double>> moving_objects(const Scene& s) {
   std::vector<std::pair<std::string, double>> objects;
   for (const auto& b : s.boundaries)
     if (b.path.size() > 1 || b.rotation.size() > 1)
-      objects.emplace_back("boundary." + b.name, moving_object(b).max_surface_speed());
+      objects.emplace_back("boundary." + b.name, object_wall(b).max_surface_speed());
   for (const auto& g : s.geometries)
-    if (g.moves()) objects.emplace_back("geometry." + g.name, moving_object(g).max_surface_speed());
+    if (g.moves()) objects.emplace_back("geometry." + g.name, object_wall(g).max_surface_speed());
   return objects;
 }
 
+// An object moving along a path leaves a wake in tension (p' down to -rho0 c v), where SPH is
+// unstable (Swegle, Hicks & Attaway 1995): its particles pair up and its density stays at rho0.
+// A warning, unless [fluid] background_pressure exceeds that tension.
 void warn_moving_wake(Scene& s) {
   for (const auto& [section, v] : moving_objects(s)) {
     const double tension = s.fluid.rest_density * s.fluid.sound_speed * v;
@@ -422,7 +402,7 @@ void check_rotation(const Reader& r, const Scene& s, const std::string& section,
 
 void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
   if (b.rotation.size() < 2) return;
-  check_rotation(r, s, "boundary." + b.name, "rotation", moving_object(b), b.rotation, b.path);
+  check_rotation(r, s, "boundary." + b.name, "rotation", object_wall(b), b.rotation, b.path);
 }
 
 // A moving mesh object: its surface swept along the whole motion, as a turning [boundary].
@@ -430,7 +410,7 @@ void check_moving_mesh(const Reader& r, const Scene& s, const GeometrySpec& g) {
   if (!g.moves()) return;
   const std::string section = "geometry." + g.name;
   check_path(r, s, section, g.path, g.interpolation, true);
-  check_rotation(r, s, section, g.turn.size() > 1 ? "turn" : "path", moving_object(g), g.turn,
+  check_rotation(r, s, section, g.turn.size() > 1 ? "turn" : "path", object_wall(g), g.turn,
                  g.path);
 }
 

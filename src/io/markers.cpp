@@ -1,6 +1,7 @@
 #include "sphreverb/io/markers.hpp"
 
 #include "io/detail/markers.hpp"
+#include "sphreverb/config/object_walls.hpp"
 #include "sphreverb/io/checkpoint_layout.hpp"
 #include "sphreverb/model/boundary.hpp"
 #include "sphreverb/model/path.hpp"
@@ -25,11 +26,7 @@ SceneMarkers scene_markers(const Scene& scene, double t) {
   for (const BoundarySpec& b : scene.boundaries) {
     if (b.path.size() < 2 && b.rotation.size() < 2) continue;
     // The object's triangles at t = 0, each vertex moved to its pose at t (Wall::point_at).
-    Wall w;
-    w.shape = WallShape::from(Shape{b.shape, b.center, b.normal, b.width, b.height, b.radius});
-    if (b.path.size() > 1) w.path = Path(b.path, b.interpolation);
-    if (b.rotation.size() > 1)
-      w.rotation = RotationPath(b.rotation, b.interpolation, b.axis, b.pivot);
+    const Wall w = object_wall(b);
     const std::size_t first = m.objects.vertices.size();
     append_triangles(w.shape, m.objects.surface_names.size(), m.objects);
     for (std::size_t v = first; v < m.objects.vertices.size(); ++v)
@@ -39,11 +36,7 @@ SceneMarkers scene_markers(const Scene& scene, double t) {
   for (const GeometrySpec& g : scene.geometries) {
     if (!g.moves()) continue;
     // A moving mesh object: its triangles, each vertex moved to its pose at t.
-    Wall w;
-    w.shape.center = g.path.empty() ? g.turn_pivot : g.path.front().x;
-    if (g.path.size() > 1) w.path = Path(g.path, g.interpolation);
-    if (g.turn.size() > 1)
-      w.rotation = RotationPath(g.turn, g.interpolation, g.turn_axis, g.turn_pivot);
+    const Wall w = object_wall(g);
     const std::size_t first = m.objects.vertices.size();
     const int object = static_cast<int>(m.objects.surface_names.size());
     for (const Vec3& x : g.mesh->vertices) m.objects.vertices.push_back(w.point_at(x, t));

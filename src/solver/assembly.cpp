@@ -5,6 +5,8 @@
 #include <numbers>
 #include <string>
 
+#include "sphreverb/config/object_walls.hpp"
+
 namespace sphreverb {
 
 Eos make_eos(const FluidSpec& f) { return {f.eos, f.rest_density, f.sound_speed, f.gamma}; }
@@ -42,21 +44,16 @@ std::vector<Wall> make_walls(const Scene& s) {
   }
   for (const BoundarySpec& b : s.boundaries) {
     if (b.wall == BoundaryWall::Ghost) continue;  // in make_solid_geometry
-    const Shape shape{b.shape, b.center, b.normal, b.width, b.height, b.radius};
-    add(WallShape::from(shape), b.material, false);
-    if (b.path.size() > 1) walls.back().path = Path(b.path, b.interpolation);
-    if (b.rotation.size() > 1)
-      walls.back().rotation = RotationPath(b.rotation, b.interpolation, b.axis, b.pivot);
+    const Wall object = object_wall(b);
+    add(object.shape, b.material, false);
+    walls.back().path = object.path, walls.back().rotation = object.rotation;
   }
   // Moving mesh objects: tethered force walls posed along their motion (one material).
   for (const GeometrySpec& g : s.geometries) {
     if (!g.moves()) continue;
-    const Vec3 reference = g.path.empty() ? g.turn_pivot : g.path.front().x;
-    add(WallShape::mesh(std::make_shared<const MeshBody>(g.mesh, reference)),
-        g.surface_material.at(0), false);
-    if (g.path.size() > 1) walls.back().path = Path(g.path, g.interpolation);
-    if (g.turn.size() > 1)
-      walls.back().rotation = RotationPath(g.turn, g.interpolation, g.turn_axis, g.turn_pivot);
+    const Wall object = object_wall(g);
+    add(object.shape, g.surface_material.at(0), false);
+    walls.back().path = object.path, walls.back().rotation = object.rotation;
   }
   add(WallShape::disc(s.emitter.center, s.emitter.normal, s.emitter.radius), s.emitter.material,
       true);
