@@ -274,8 +274,7 @@ struct Derived {
 // (docs/theory/geometric.md). Absent: nothing of it runs.
 struct HybridSpec {
   bool present = false;
-  double crossover =
-      0.0;  // Hz, resolved by the parser: 0 = kDefaultCrossover min(f_max, c/(20 dx))
+  double crossover = 0.0;      // Hz, resolved by the parser: 0 = the default (scene.cpp)
   std::int64_t rays = 100000;  // rays traced, [0, 1e9]; 0 = image sources only
   double image_time = 0.05;    // s, specular paths from box image sources up to this delay
   // Least scattering coefficient of every surface in the geometric part, [0, 1]: a surface
