@@ -103,6 +103,21 @@ void derive_materials(Scene& s) {
   }
 }
 
+// The mirror face the emitter disc lies on (mirror_walls.hpp: a velocity boundary of it), or -1:
+// a rigid disc whose normal is along an axis and whose centre is at most one spacing from a face
+// normal to it. A disc of another material keeps its force wall (its spring and damper).
+int emitter_mirror_face(const Scene& s) {
+  const EmitterSpec& e = s.emitter;
+  if (!s.derived.mirror_room || !s.material(e.material).rigid || !(e.radius > 0.0)) return -1;
+  const double reach = s.fluid.spacing * (1.0 + 1e-9);
+  for (int a = 0; a < 3; ++a) {
+    if (!(std::abs(e.normal[a]) > 1.0 - 1e-9)) continue;
+    if (e.center[a] - s.room.min[a] <= reach) return 2 * a;
+    if (s.room.max[a] - e.center[a] <= reach) return 2 * a + 1;
+  }
+  return -1;
+}
+
 // The room's walls: mirror particles for a rigid, resistive (one broadband alpha) or
 // band-fitted material, else force walls. A resistive mirror wall is Z = R alone (no layer mass,
 // no spring: the ghost images sit on the geometric face), so it absorbs alpha at every frequency;
@@ -142,6 +157,16 @@ void derive_room_walls(const Reader& r, Scene& s) {
     else
       d.room_admittance[face] = m.rigid ? 0.0 : 1.0 / m.impedance.resistance;
   }
+  d.emitter_face = emitter_mirror_face(s);
+}
+
+// Some wall of the scene is a force wall: a tethered room, a tethered boundary, or the emitter
+// disc where it is no velocity boundary of a mirror face.
+bool has_force_walls(const Scene& s) {
+  const Derived& d = s.derived;
+  return (s.room.present && !d.mirror_room) || d.emitter_face < 0 ||
+         std::any_of(s.boundaries.begin(), s.boundaries.end(),
+                     [](const BoundarySpec& b) { return b.wall == BoundaryWall::Tethered; });
 }
 
 // The time step: dt_wall from the stiffest force-wall spring, substeps from min(dt_cfl, dt_wall).
@@ -258,8 +283,9 @@ void derive(const Reader& r, Scene& s) {
   check_filters(r, s);
   d.ppw_min = ppw_for_phase_error(f.gradient_correction, f.kernel, f.h_over_dx, kFmaxPhaseError);
   d.f_max_bulk = f.sound_speed / (d.ppw_min * dx);
-  // Every scene has a force wall: the emitter's disc is one.
-  d.f_max_walls = f.sound_speed / (kForceWallPpw * dx);
+  // The force walls' valid band, where there are any (the mirror and ghost walls are exact well
+  // above it, V6 and V12; the disc on a mirror face is a velocity boundary of it).
+  d.f_max_walls = has_force_walls(s) ? f.sound_speed / (kForceWallPpw * dx) : kInf;
   d.f_max = std::min(d.f_max_bulk, d.f_max_walls);
 }
 

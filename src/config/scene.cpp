@@ -15,6 +15,7 @@
 #include "sphreverb/config/ini.hpp"
 #include "sphreverb/config/schema.hpp"
 #include "sphreverb/model/mesh_check.hpp"
+#include "sphreverb/physics/dispersion.hpp"
 
 namespace sphreverb {
 namespace {
@@ -551,7 +552,12 @@ void read_hybrid(const Reader& r, Scene& s) {
   r.get("hybrid", "pressure", h.pressure);
   const double f_max = s.derived.f_max;
   const double limit = std::min(f_max, 0.2 * s.time.sample_rate);
-  if (h.crossover == 0.0) h.crossover = kDefaultCrossover * limit;
+  // The default: 0.7 of f_max, and of the band the absorbing walls are measured in (V6 to
+  // c / (22 dx); c / (kForceWallPpw dx), the force walls' f_max) where the scene has no force
+  // wall: higher, the default room's overlap-octave late level fails V19
+  // (docs/theory/geometric.md).
+  const double walls_band = s.fluid.sound_speed / (kForceWallPpw * s.fluid.spacing);
+  if (h.crossover == 0.0) h.crossover = kDefaultCrossover * std::min(limit, walls_band);
   if (!(h.crossover > 0.0 && h.crossover <= limit)) {
     r.fail("hybrid", "crossover",
            "must be in (0, " + format_number(limit) + "] Hz (f_max = " + format_number(f_max) +

@@ -1,5 +1,6 @@
 #include "sphreverb/model/mirror_walls.hpp"
 
+#include <cmath>
 #include <unordered_map>
 
 namespace sphreverb {
@@ -7,6 +8,25 @@ namespace sphreverb {
 namespace {
 constexpr int digit(int image, int axis) {
   return axis == 0 ? image % 3 : (axis == 1 ? (image / 3) % 3 : image / 9);
+}
+
+// The share of a column's face cell (the square of side dx about the column, at offset (u, v)
+// from the disc's centre in the face) that the disc of radius a covers: 1 or 0 where the cell
+// lies wholly inside or outside it, else the midpoint rule on kShareGrid^2 sub-squares. The
+// shares of all columns add up to the disc's area / dx^2.
+constexpr int kShareGrid = 16;
+double disc_share(double u, double v, double a, double dx) {
+  const double d = std::hypot(u, v), half_diagonal = 0.5 * std::sqrt(2.0) * dx;
+  if (d + half_diagonal <= a) return 1.0;
+  if (d - half_diagonal > a) return 0.0;
+  int inside = 0;
+  for (int i = 0; i < kShareGrid; ++i)
+    for (int j = 0; j < kShareGrid; ++j) {
+      const double su = u + ((i + 0.5) / kShareGrid - 0.5) * dx;
+      const double sv = v + ((j + 0.5) / kShareGrid - 0.5) * dx;
+      if (su * su + sv * sv <= a * a) ++inside;
+    }
+  return static_cast<double>(inside) / (kShareGrid * kShareGrid);
 }
 }  // namespace
 
@@ -21,10 +41,12 @@ MirrorWalls::MirrorWalls(const Vec3& lo, const Vec3& hi, double width,
   }
 }
 
-void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
+void MirrorWalls::rebuild(Particles& p) {
   ghosts_.clear();
   layers_.clear();
   elements_.clear();
+  shares_.clear();
+  pistons_.clear();
   if (!enabled()) return;
   const std::size_t n_src = p.n_owned + p.n_halo;
   // The face elements this rank advances: its owned first-layer particles of reacting faces.
@@ -50,6 +72,14 @@ void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
     int choice[3];  // per axis: the face digit (0 or 2) this particle is near, or 1
     for (int a = 0; a < 3; ++a)
       choice[a] = r[a] - lo_[a] < width_ ? 0 : (hi_[a] - r[a] < width_ ? 2 : 1);
+    // Behind the piston: near its face, the share of the column's face cell the disc covers.
+    const int piston_axis = piston_.face / 2;
+    double share = 0.0;
+    if (driven() && choice[piston_axis] == (piston_.face % 2 == 0 ? 0 : 2)) {
+      const Vec3 off = lattice_.site_of(p.id(i)) - piston_.center;
+      share = disc_share(off[(piston_axis + 1) % 3], off[(piston_axis + 2) % 3], piston_.radius,
+                         lattice_.dx);
+    }
     Layers layer = {kNoLayer, kNoLayer, kNoLayer};
     if (moving()) {
       const std::int64_t id = p.id(i);
@@ -66,12 +96,17 @@ void MirrorWalls::rebuild(Particles& p, const WithoutImage& without_image) {
       bool valid = true;
       for (int a = 0; a < 3; ++a, scale *= 3) {
         const bool mirror = (mask >> a) & 1;
-        if (mirror && (choice[a] == 1 || (without_image && without_image(i, a)))) valid = false;
+        if (mirror && choice[a] == 1) valid = false;
         image += scale * (mirror ? choice[a] : 1);
       }
       if (!valid) continue;
       ghosts_.push_back({i, image});
       if (moving()) layers_.push_back(layer);
+      if (driven()) {
+        const bool behind = share > 0.0 && ((mask >> piston_axis) & 1);
+        shares_.push_back(behind ? share : 0.0);
+        if (behind) pistons_.push_back(static_cast<std::uint32_t>(ghosts_.size() - 1));
+      }
     }
   }
   const std::size_t first = p.size();
@@ -102,7 +137,10 @@ void MirrorWalls::write(Particles& p, std::size_t slot, std::size_t k, FieldSet 
       } else {
         // The face's velocity along +axis: outward (p > 0 pushes it out) is -axis on the low face.
         double w = 0.0;
-        if (!layers_.empty() && layers_[k][a] != kNoLayer) {
+        if (!shares_.empty() && shares_[k] > 0.0 && a == piston_.face / 2) {
+          // The disc moves the face (it replaces its wall there): its volume velocity per cell.
+          w = shares_[k] * piston_.normal * piston_speed_;
+        } else if (!layers_.empty() && layers_[k][a] != kNoLayer) {
           const int face = 2 * a + (d == 0 ? 0 : 1);
           const std::size_t layer = layers_[k][a];
           const double out = reacting_[face] ? p.face_w[a][layer]
@@ -126,6 +164,11 @@ void MirrorWalls::refresh(Particles& p, FieldSet fields) const {
   if (resistive() && fields.has(Field::Density)) fields = fields | Field::Velocity;
   const std::size_t first = p.n_owned + p.n_halo;
   for (std::size_t g = 0; g < ghosts_.size(); ++g) write(p, first + g, g, fields);
+}
+
+void MirrorWalls::refresh_piston(Particles& p) const {
+  const std::size_t first = p.n_owned + p.n_halo;
+  for (std::uint32_t g : pistons_) write(p, first + g, g, Field::Velocity);
 }
 
 void MirrorWalls::refresh(const Particles& p, std::vector<double>& values) const {

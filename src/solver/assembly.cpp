@@ -62,8 +62,11 @@ std::vector<Wall> make_walls(const Scene& s) {
 
 MirrorWalls make_mirror_walls(const Scene& s, const Lattice& lattice) {
   if (!s.derived.mirror_room) return {};
-  return MirrorWalls(s.room.min, s.room.max, s.derived.halo_width, s.derived.room_admittance,
+  MirrorWalls mirror(s.room.min, s.room.max, s.derived.halo_width, s.derived.room_admittance,
                      s.derived.room_reacting, s.derived.dt, make_eos(s.fluid), lattice);
+  if (const int face = s.derived.emitter_face; face >= 0)
+    mirror.set_piston({face, s.emitter.center, s.emitter.radius, s.emitter.normal[face / 2]});
+  return mirror;
 }
 
 SolidGeometry make_solid_geometry(const Scene& s) {

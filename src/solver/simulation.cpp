@@ -20,26 +20,6 @@ namespace {
 int longest_axis(const Vec3& size) {
   return size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
 }
-// The emitter disc set on a face of the mirror-walled room (its normal along the face's axis, its
-// centre at most one spacing from the face) is part of that wall: the particles tethered to it
-// (rest position in its extent, within h) get no image across that face (mirror_walls.hpp).
-MirrorWalls::WithoutImage piston_particles(const Scene& s, const Wall& emitter,
-                                           const Lattice& lattice, const Particles& p) {
-  const Vec3 c = emitter.shape.center, n = emitter.shape.normal;
-  bool on_face[3] = {false, false, false};
-  for (int a = 0; a < 3; ++a)
-    on_face[a] =
-        std::abs(n[a]) > 1.0 - 1e-9 &&
-        std::min(c[a] - s.room.min[a], s.room.max[a] - c[a]) <= s.fluid.spacing * (1.0 + 1e-9);
-  if (!on_face[0] && !on_face[1] && !on_face[2]) return {};
-  const double h = s.derived.h;
-  return [&p, &lattice, emitter, h, on_face](std::size_t i, int axis) {
-    if (!on_face[axis]) return false;
-    const WallProbe pr = emitter.shape.probe(lattice.site_of(p.id(i)));  // the rest position
-    return pr.in_extent && std::abs(pr.distance) < h;
-  };
-}
-
 constexpr std::int64_t kFlushEvery = 256;  // steps between receiver reductions onto rank 0
 constexpr std::int64_t kEnergyEvery = 10;  // stage-1 steps between energy checks
 }  // namespace
@@ -204,7 +184,7 @@ void Simulation::rebuild() {
   migrate(p_, slabs_, comm_);
   p_.permute_owned(NeighbourList::key_order(p_));  // lattice order: the lists' stencil
   halo_.rebuild(p_, slabs_, d.halo_depth, comm_);
-  mirror_.rebuild(p_, piston_particles(scene_, walls_.back(), lattice_, p_));
+  mirror_.rebuild(p_);
   const std::size_t late = ghosts_.stats().late;
   ghosts_.rebuild(p_);  // after the mirror images: it appends to them
   if (ghosts_.stats().late > late)
@@ -216,8 +196,9 @@ void Simulation::rebuild() {
   tethers_ = find_tethers(
       p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h,
       [&](std::size_t i) { return p_.position(i); }, objects_pose_time());
-  // A disc on a ghost wall is a part of that wall moving (the ghosts behind it): no particles.
-  if (emitter_on_wall_)
+  // A disc on a ghost wall or on a mirror face is a part of that wall moving (the ghosts or
+  // images behind it): no particles.
+  if (emitter_on_wall_ || mirror_.driven())
     std::erase_if(tethers_, [&](const Tether& t) { return walls_[t.wall].moving; });
   receivers_.rebuild(p_, slabs_, rank_, d.halo_width);
   sources_.rebuild(p_, d.skin);
@@ -380,6 +361,11 @@ void Simulation::step(bool acoustic) {
     // The face behind the disc moves at its speed: the ghosts' velocities about it (local).
     ghosts_.set_piston_speed(e.speed);
     ghosts_.refresh(p_, Field::Velocity);
+  }
+  if (mirror_.driven()) {
+    // The same for the mirror face the disc lies on: its images behind the disc (local).
+    mirror_.set_piston_speed(e.speed);
+    mirror_.refresh_piston(p_);
   }
   timings_.lap(Phase::Emitter);
 

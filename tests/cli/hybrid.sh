@@ -4,7 +4,7 @@
 # Checks: NAME.full.wav / NAME.full.raw.wav / GROUP.full.* exist; right.amb.full.raw.wav / .amb.full.wav (4 channels) and
 # right.binaural.full.wav (2 channels) at the run's rate, W = right.full.raw.wav sample for
 # sample; the full-band samples are bit-identical on every rank count; the SPH files are
-# bit-identical to a run without [hybrid]; summary.json's hybrid block (crossover 0.7 f_max,
+# bit-identical to a run without [hybrid]; summary.json's hybrid block (crossover 0.7 min(f_max, c/(20 dx)),
 # finite mismatch, the B-format names); the full response carries energy above 2 kHz where the
 # SPH one has next to none.
 #   hybrid.sh SPHREVERB SOURCE_DIR WORK_DIR
@@ -48,7 +48,9 @@ assert w.read(f"{work}/h1/right.binaural.full.wav")[1].shape[0] == \
     w.read(f"{work}/h1/right.binaural.wav")[1].shape[0]
 s = json.load(open(f"{work}/h2/summary.json"))
 h = s["hybrid"]
-assert abs(h["crossover_Hz"] - 0.7 * s["derived"]["f_max_Hz"]) < 1e-6 * h["crossover_Hz"], h
+# The default crossover: 0.7 min(f_max, c / (20 dx)) (dx = 0.03 m, c = 343 m/s).
+expect = 0.7 * min(s["derived"]["f_max_Hz"], 343.0 / (20 * 0.03))
+assert abs(h["crossover_Hz"] - expect) < 1e-6 * h["crossover_Hz"], (expect, h)
 assert h["rays"] == 20000 and h["ray_segments"] > 20000, h
 for r in h["receivers"]:
     assert np.isfinite(r["mismatch_dB"]) and r["gain"] > 0 and r["image_sources"] > 10, r

@@ -29,10 +29,10 @@ quiet=(--output.progress_every 100 --output.checkpoint_every 0)
 mpiexec -n 2 "$exe" run "$scene" --out "$work/off" --time.duration 0.01 --output.highpass 0 \
   --emitter.highpass 20 "${rigid[@]}" "${quiet[@]}" > "$work/off.log" 2>&1 || { tail -20 "$work/off.log"; exit 1; }
 (cd "$work/off" && md5sum -c --strict) <<'MD5'
-1bfbfd6531a39e60707a8c088593f02f  left.raw.wav
-7f7ede790ae78c8ac5fa501a4b8199c3  left.wav
-0e5121c2102b6f34a7122858f9a56ee0  right.raw.wav
-a35a68a0fe057c768fa4d58cfb8892e7  right.wav
+ad59cf60f9637c59553e8361efcf67e8  left.raw.wav
+73e3874aecd13ff7fff807d285c58595  left.wav
+e18a2f0f159f64cd1e6107d9c1127507  right.raw.wav
+1f249f55043b6cef94568dcb0d39830e  right.wav
 MD5
 
 # 2. The direct sound with and without the high-pass.

@@ -28,7 +28,7 @@ centres = [125, 250, 500, 1000, 2000, 4000]
 eyring = [t for fc, t in zip(centres, model["eyring"]) if fc < f_max]
 print(f"default_rir: {duration * 1e3:.1f} ms recorded; Eyring T60 "
       + " ".join(f"{fc} Hz {1e3 * t:.1f} ms" for fc, t in zip(centres, eyring)))
-assert len(eyring) == 4 and duration >= max(eyring), (duration, eyring)
+assert len(eyring) == 5 and duration >= max(eyring), (duration, eyring)
 f1 = 343.0 / (2.0 * 0.6)
 page = open(f"{out}/report.html", encoding="utf-8").read()
 for name in ("left", "right"):

@@ -259,14 +259,19 @@ struct Derived {
   double rigid_stiffness = 0.0;  // Pa/m, stiffness used for "absorption = 0" walls
   double f_max = 0.0;            // Hz, highest usable frequency, min(f_max_bulk, f_max_walls)
   double f_max_bulk = 0.0;       // Hz, c / (ppw_min dx): the air's dispersion limit
-  double f_max_walls = 0.0;      // Hz, c / (kForceWallPpw dx): the force walls' (dispersion.hpp)
-  bool mirror_room = false;      // the [room] walls are mirror walls (RoomSpec::walls resolved)
+  // Hz, c / (kForceWallPpw dx), the force walls' limit (dispersion.hpp); inf when the scene has
+  // no force wall (a mirror room, no tethered boundary, the emitter disc on a mirror face)
+  double f_max_walls = 0.0;
+  bool mirror_room = false;  // the [room] walls are mirror walls (RoomSpec::walls resolved)
   // m/(Pa s), 1/R of each face of a mirror room (RoomSpec::face_material order); 0 = rigid
   std::array<double, 6> room_admittance{};
   // The fitted wall (material.hpp eq. 1) of each reacting face of a mirror room (a material
   // given by absorption_bands: a face element per first-layer particle, mirror_walls.hpp);
   // mass 0 = not reacting (rigid or resistive)
   std::array<WallImpedance, 6> room_reacting{};
+  // The face of the mirror room (2 axis + side, RoomSpec::face_material order) the emitter disc
+  // lies on, a velocity boundary of that face (mirror_walls.hpp); -1: the disc is a force wall
+  int emitter_face = -1;
   // The scene has ghost walls: meshes ([geometry.NAME]) or boundaries with wall = ghost.
   bool ghost_walls = false;
   // m, depth of the halo copies: halo_width, plus the reach of the ghost walls' interpolation
@@ -280,7 +285,7 @@ struct Derived {
 // (docs/theory/geometric.md). Absent: nothing of it runs.
 struct HybridSpec {
   bool present = false;
-  double crossover = 0.0;      // Hz, resolved by the parser: 0 = kDefaultCrossover f_max
+  double crossover = 0.0;      // Hz, resolved by the parser: 0 = the default (scene.cpp)
   std::int64_t rays = 100000;  // rays traced, [0, 1e9]; 0 = image sources only
   double image_time = 0.05;    // s, specular paths from box image sources up to this delay
   // Least scattering coefficient of every surface in the geometric part, [0, 1]: a surface

@@ -23,17 +23,22 @@
 // belongs to the particle (it migrates, is halo-copied and checkpointed with it), so rank counts
 // and restarts see the same W.
 //
-// A disc emitter set on a face is the moving part of that wall (a piston in a baffle). The
-// particles tethered to it move with it; their mirror images would close in on them at twice the
-// piston's speed, a spurious compression on the face that radiates (V3 measured 8.9 dB per
-// doubling of distance instead of 6.0). So the images of those particles across that face are not
-// made: the piston's particles have no image, every other particle keeps its images.
+// The emitter disc set on a face is the moving part of that wall, a piston in a rigid baffle
+// (linearised: its displacement, micrometres, is not applied; the face stays where it is). The
+// images across that face of the particles whose lattice column meets the disc reflect the
+// normal velocity about the face's W = phi V n_disc.n, V the disc's speed and phi the share of
+// the column's face cell (dx by dx) the disc covers: a velocity boundary, as a resistive face's
+// images are about p_w / R, whose volume velocity is V times the disc's area (a cell-centre
+// rule, radius + dx/2, drove 21 cells of a 3 cm disc at 1.5 cm, 1.67 times its area). The disc
+// has no particles of its own. Tethered to it, the particles
+// in front of it moved with it and their images closed in on them at twice its speed (V3 8.9 dB
+// per doubling of distance instead of 6.0); left without images, they made the face a force wall
+// whose valid band is c / (20 dx).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "sphreverb/core/fields.hpp"
@@ -71,12 +76,24 @@ class MirrorWalls {
       if (r) return true;
     return false;
   }
-  // without_image(i, axis): entry i has no image across the faces normal to `axis` (see above).
-  // It must depend on the entry's rest position only, so every rank agrees.
-  using WithoutImage = std::function<bool(std::size_t, int)>;
+  // The emitter disc on `face` (2 axis + side): centre and radius (m) in the face, and the
+  // component of its normal along +axis (the face moves at V normal along +axis). The piston's
+  // ghosts are chosen by rest position (lattice site), so every rank agrees.
+  struct Piston {
+    int face = -1;  // -1: none
+    Vec3 center;
+    double radius = 0.0;
+    double normal = 0.0;
+  };
+  void set_piston(const Piston& piston) { piston_ = piston; }
+  bool driven() const { return piston_.face >= 0; }
+  // The disc's speed V (m/s) along its normal; refresh_piston() then moves the piston's ghosts.
+  void set_piston_speed(double speed) { piston_speed_ = speed; }
   // Appends the ghosts of entries [0, n_owned + n_halo) after them (all fields, keys with their
   // image). Pre: n_ghost = 0.
-  void rebuild(Particles& p, const WithoutImage& without_image = {});
+  void rebuild(Particles& p);
+  // Rewrites the velocity of the piston's ghosts (their sources' velocities are current).
+  void refresh_piston(Particles& p) const;
   // Recomputes the ghosts' `fields` from their sources (on a resistive wall a density refresh
   // rewrites the velocity too: W follows the first layer's pressure).
   void refresh(Particles& p, FieldSet fields) const;
@@ -124,6 +141,12 @@ class MirrorWalls {
   std::array<bool, 6> reacting_{};
   std::array<ReactingFaceStep, 6> steps_{};
   std::vector<Element> elements_;
+  Piston piston_;
+  double piston_speed_ = 0.0;  // m/s, along the disc's normal
+  // Per ghost: the share of its column's face cell the disc covers, 0 where it is not an image
+  // across the piston's face (empty: no piston).
+  std::vector<double> shares_;
+  std::vector<std::uint32_t> pistons_;  // the ghosts behind the piston (share > 0)
 };
 
 }  // namespace sphreverb

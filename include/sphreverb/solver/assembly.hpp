@@ -36,7 +36,8 @@ Lattice make_lattice(const Scene& scene);
 std::vector<Wall> make_walls(const Scene& scene);
 
 // The mirror walls of the [room] box (disabled when the room has force walls): ghosts within the
-// halo width, each face's admittance, the EOS and the lattice (its first layers).
+// halo width, each face's admittance, the EOS, the lattice (its first layers) and the emitter
+// disc as the piston of the face it lies on (Derived::emitter_face).
 MirrorWalls make_mirror_walls(const Scene& scene, const Lattice& lattice);
 
 // The [geometry.NAME] meshes and the `wall = ghost` boundaries (solid_sheet.hpp, to a depth of

@@ -54,6 +54,13 @@ BAND_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"
 # ----------------------------------------------------------------------------- signal
 
 
+def _walls_limit(f_max_walls):
+    """The force walls' f_max as the summary gives it: null when the scene has no force wall."""
+    if f_max_walls is None:
+        return "no force wall"
+    return f"walls {f_max_walls:.0f} Hz"
+
+
 def decay_curves(x, rate, bands, onset):
     """Schroeder curves of ``x`` from sample ``onset``, as iso3382.analyse computes them
     (zero-phase octave filter, Lundeby truncation and compensation) for the octaves ``bands``
@@ -375,7 +382,7 @@ def facts_rows(summary, out_dir, model):
         ("sound speed c", f"{fluid.get('sound_speed', '—')} m/s"),
         ("f_max (highest usable frequency)",
          f"{d.get('f_max_Hz', float('nan')):.0f} Hz (bulk {d.get('f_max_bulk_Hz', 0):.0f} Hz, "
-         f"walls {d.get('f_max_walls_Hz', 0):.0f} Hz); receivers low-passed there: "
+         f"{_walls_limit(d.get('f_max_walls_Hz', 0))}); receivers low-passed there: "
          f"{'yes' if d.get('lowpass') else 'no'}"),
         ("sample rate", f"{rate:g} Hz" if rate else "—"),
         ("samples", f"{d.get('samples', '—')} ({d['samples'] / rate * 1000:.1f} ms)"

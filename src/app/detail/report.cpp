@@ -211,9 +211,13 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << " Hz (" << d.ppw_min << " spacings per wavelength, where the phase-speed error of "
     << to_string(s.fluid.kernel) << " at h/dx = " << s.fluid.h_over_dx << " with the "
     << to_string(s.fluid.gradient_correction) << " gradient reaches " << 100 * kFmaxPhaseError
-    << " %, V1) and the force walls' " << d.f_max_walls << " Hz (" << kForceWallPpw
-    << " spacings per wavelength, V6); "
-    << (s.output.lowpass ? "output low-passed at "
+    << " %, V1)";
+  if (std::isfinite(d.f_max_walls))
+    o << " and the force walls' " << d.f_max_walls << " Hz (" << kForceWallPpw
+      << " spacings per wavelength, V6); ";
+  else
+    o << "; no force wall (mirror walls, the emitter disc a velocity boundary of its face); ";
+  o << (s.output.lowpass ? "output low-passed at "
                          : "output NOT low-passed there ([output] "
                            "lowpass = false), anti-aliased at ")
     << output_cutoff(s) << " Hz\n"

@@ -365,6 +365,36 @@ TEST(SceneParse, RoomFacesAndTheirWalls) {
   expect_mentions(error_of(kMinimal, {{"room.walls", "glass"}}), {"[room] walls", "glass"});
 }
 
+// The emitter disc on a mirror face is a velocity boundary of it: with no other force wall the
+// force walls' limit is gone and f_max is the air's; a tethered room, a tethered boundary, a disc
+// in the air or of an absorbing material keep it (c / (kForceWallPpw dx)).
+TEST(SceneDerived, TheForceWallLimitOnlyWhereThereAreForceWalls) {
+  const std::string on_face = replace(kMinimal, "center = 0.2 0.5 0.5", "center = 0.008 0.5 0.5");
+  const Scene s = parse_scene(on_face, kPath);
+  EXPECT_EQ(s.derived.emitter_face, 0);
+  EXPECT_TRUE(std::isinf(s.derived.f_max_walls));
+  EXPECT_EQ(s.derived.f_max, s.derived.f_max_bulk);
+  const Scene high = parse_scene(
+      on_face, kPath, {{"emitter.center", "0.5 0.5 0.992"}, {"emitter.normal", "0 0 -1"}});
+  EXPECT_EQ(high.derived.emitter_face, 5);
+  const double walls = s.fluid.sound_speed / (kForceWallPpw * s.fluid.spacing);
+  const auto expect_force_wall = [&](const Scene& t, int face) {
+    EXPECT_EQ(t.derived.emitter_face, face);
+    EXPECT_DOUBLE_EQ(t.derived.f_max_walls, walls);
+    EXPECT_DOUBLE_EQ(t.derived.f_max, std::min(t.derived.f_max_bulk, walls));
+  };
+  expect_force_wall(parse_scene(kMinimal, kPath), -1);  // the disc in the air
+  expect_force_wall(parse_scene(on_face, kPath, {{"room.walls", "tethered"}}), -1);
+  expect_force_wall(parse_scene(on_face + "[material.soft]\nabsorption = 0.5\n", kPath,
+                                {{"emitter.material", "soft"}}),
+                    -1);
+  expect_force_wall(
+      parse_scene(on_face + "[boundary.plate]\nshape = rectangle\ncenter = 0.5 0.5 0.5\n"
+                            "normal = 0 0 1\nsize = 0.1 0.1\n",
+                  kPath),
+      0);
+}
+
 // The hyperdiffusion's explicit step bound eps c lambda^2 / dx * dt <= 1 is checked and named.
 TEST(SceneErrors, HyperdiffusionAboveItsStabilityBound) {
   const Scene s = parse_scene(kMinimal, kPath);

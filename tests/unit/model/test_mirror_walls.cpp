@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <set>
 #include <vector>
 
@@ -215,6 +216,93 @@ TEST(MirrorWallsResistive, GhostVelocityReflectsAboutTheFaceVelocity) {
       const std::size_t s = p.id(g) == p.id(0) ? 0 : 1;
       EXPECT_DOUBLE_EQ(0.5 * (p.vx[g] + p.vx[s]), w2);
     }
+}
+
+// The emitter disc on the x_min face: the images across it of the columns the disc covers
+// reflect the normal velocity about the disc's times the share of the column's face cell it
+// covers; the rest of the face (and the other faces, also for those particles) stays rigid.
+TEST(MirrorWallsPiston, ImagesBehindTheDiscReflectAboutItsVelocity) {
+  const Lattice lattice{{0.05, 0.05, 0.05}, 0.1, {10, 10, 10}};
+  const Eos eos{EosKind::Linear, 1.2, 340.0, 1.4};
+  Particles p;
+  const Vec3 v{0.3, 0.1, -0.2};
+  append(p, lattice.site(0, 5, 5), v, 1.2, lattice.id(0, 5, 5));  // on the disc's axis
+  append(p, lattice.site(1, 5, 7), v, 1.2, lattice.id(1, 5, 7));  // its cell cut by the edge
+  append(p, lattice.site(0, 2, 5), v, 1.2, lattice.id(0, 2, 5));  // 0.3 m off it: the baffle
+  append(p, lattice.site(0, 0, 5), v, 1.2, lattice.id(0, 0, 5));  // near y_min: an edge image
+  append(p, lattice.site(9, 5, 5), v, 1.2, lattice.id(9, 5, 5));  // x_max: no piston there
+  p.n_owned = 5;
+  MirrorWalls walls(kLo, kHi, 0.2, {}, eos, lattice);
+  // Radius 0.16 m about (y, z) = (0.55, 0.55): it covers the axis's cell [0.5, 0.6]^2 wholly and
+  // a sliver (z in [0.65, 0.71]) of the cell [0.5, 0.6] x [0.7, 0.8].
+  walls.set_piston({0, {0.0, 0.55, 0.55}, 0.16, 1.0});
+  ASSERT_TRUE(walls.driven());
+  walls.rebuild(p);
+  ASSERT_EQ(p.n_ghost, 7u);  // one image each, three for the particle near the edge x_min, y_min
+  const double speed = 2e-3;
+  walls.set_piston_speed(speed);
+  walls.refresh_piston(p);
+  for (std::size_t g = 5; g < p.size(); ++g) {
+    const std::int64_t id = p.id(g);
+    std::size_t s = 0;
+    while (p.id(s) != id) ++s;
+    const int image = static_cast<int>(p.key[g] % 27);
+    // The mean normal velocity of a source and its image is the face's: V behind the disc.
+    const double mean = 0.5 * (p.vx[g] + p.vx[s]);
+    if (digit(image, 0) == 0 && s == 0)
+      EXPECT_DOUBLE_EQ(mean, speed);
+    else if (digit(image, 0) == 0 && s == 1)
+      EXPECT_TRUE(mean > 0.0 && mean < 0.2 * speed) << mean;
+    else if (digit(image, 0) != 1)
+      EXPECT_EQ(mean, 0.0) << "source " << s << " image " << image;
+    else
+      EXPECT_EQ(p.vx[g], p.vx[s]);
+    EXPECT_EQ(p.vy[g], digit(image, 1) == 1 ? p.vy[s] : -p.vy[s]);
+    EXPECT_EQ(p.vz[g], p.vz[s]);
+  }
+  // A full refresh keeps the disc's velocity; speed 0 is the rigid face.
+  walls.refresh(p, kAllDynamic);
+  EXPECT_DOUBLE_EQ(0.5 * (p.vx[5] + p.vx[0]), speed);
+  walls.set_piston_speed(0.0);
+  walls.refresh_piston(p);
+  for (std::size_t g = 5; g < p.size(); ++g) {
+    std::size_t s = 0;
+    while (p.id(s) != p.id(g)) ++s;
+    EXPECT_EQ(p.vx[g], digit(static_cast<int>(p.key[g] % 27), 0) == 1 ? p.vx[s] : -p.vx[s]);
+  }
+}
+
+// The face moves the air as the disc does: summed over a whole layer of columns, the face's
+// velocity behind them times the cell area dx^2 is the disc's volume velocity V pi a^2, for
+// discs centred on a site, a cell corner and in between, and a radius of a few spacings.
+TEST(MirrorWallsPiston, TheFaceCarriesTheDiscsVolumeVelocity) {
+  const double dx = 0.01;
+  const Lattice lattice{{0.005, 0.005, 0.005}, dx, {40, 40, 40}};
+  const Eos eos{EosKind::Linear, 1.2, 340.0, 1.4};
+  Particles p;
+  for (int j = 0; j < 40; ++j)
+    for (int k = 0; k < 40; ++k)
+      append(p, lattice.site(0, j, k), {0.0, 0.0, 0.0}, 1.2, lattice.id(0, j, k));
+  p.n_owned = p.size();
+  const double speed = 1e-3;
+  for (const double a : {0.025, 0.0333, 0.1}) {
+    for (const Vec3 c : {Vec3{0.0, 0.2, 0.2}, Vec3{0.0, 0.205, 0.205}, Vec3{0.0, 0.2013, 0.1977}}) {
+      p.resize(p.n_owned), p.n_ghost = 0;
+      MirrorWalls walls({0.0, 0.0, 0.0}, {0.4, 0.4, 0.4}, 0.008, {}, eos, lattice);
+      walls.set_piston({0, c, a, 1.0});
+      walls.rebuild(p);
+      walls.set_piston_speed(speed);
+      walls.refresh_piston(p);
+      double volume_velocity = 0.0;
+      for (std::size_t g = p.n_owned; g < p.size(); ++g) {
+        std::size_t s = 0;
+        while (p.id(s) != p.id(g)) ++s;
+        volume_velocity += 0.5 * (p.vx[g] + p.vx[s]) * dx * dx;
+      }
+      const double expected = speed * std::numbers::pi * a * a;
+      EXPECT_NEAR(volume_velocity, expected, 2e-3 * expected) << "radius " << a;
+    }
+  }
 }
 
 TEST(MirrorWallsReacting, ElementsAdvanceAndGhostsReflectAboutTheirVelocity) {
