@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "sphreverb/geometric/surfaces.hpp"
+#include "sphreverb/io/output.hpp"
 #include "sphreverb/physics/material.hpp"
 
 namespace sphreverb {
@@ -121,7 +122,8 @@ HybridPlan make_hybrid_plan(const Scene& s) {
     }
   }
   p.synthesis = {rate, samples, bin, static_cast<std::uint64_t>(h.seed), source_highpass(s)};
-  p.join = {rate, h.crossover, 0.0};
+  const bool record_lowpass = s.output.lowpass && output_cutoff(s) == s.derived.f_max;
+  p.join = {rate, h.crossover, 0.0, record_lowpass ? s.derived.f_max : 0.0};
   return p;
 }
 

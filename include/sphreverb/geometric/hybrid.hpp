@@ -38,7 +38,14 @@ struct HybridParams {
   double rate = 44100.0;   // Hz
   double crossover = 0.0;  // Hz, in (0, rate / 4)
   double split = 0.0;      // s, the early / late boundary of the comparison; 0 = the -10 dB time
+  // Hz, >= 0: the causal Butterworth low-pass (order kRecordLowpassOrder) the SPH records carry
+  // (io/output.hpp, at f_max); the geometric response passes through it for the calibration and
+  // the early / late levels only (not for `full`). 0: none.
+  double record_lowpass = 0.0;
 };
+
+// The order of the SPH records' low-pass at f_max (io/output.cpp).
+inline constexpr int kRecordLowpassOrder = 4;
 
 struct HybridResult {
   std::vector<double> full;  // the joined response, the SPH response's length
