@@ -2,7 +2,10 @@
 // it.
 //
 // Calibration: the geometric response is in the units of image_sources.hpp, the SPH one in Pa
-// for the emitter's drive. Both are band-passed to the overlap octave [crossover / 2, crossover]
+// for the emitter's drive. The geometric response already carries the SPH source's drive
+// high-pass (synthesis.hpp, source_filter.hpp); for the comparisons below it also passes through
+// the SPH records' causal low-pass at f_max (record_lowpass), so that both have the same source
+// spectrum and the same delay (0.49 ms of group delay at 858 Hz) when the split divides them. Both are band-passed to the overlap octave [crossover / 2, crossover]
 // (band_energy: LR4 high-pass at crossover / 2 and low-pass at crossover, run forwards and then
 // backwards, zero phase with 48 dB/octave skirts, so that the slowly decaying low room modes of
 // the SPH response below the octave do not leak into it) and their energies compared: the
