@@ -5,17 +5,17 @@
 // for the emitter's drive. The geometric response already carries the SPH source's drive
 // high-pass (synthesis.hpp, source_filter.hpp); for the comparisons below it also passes through
 // the SPH records' causal low-pass at f_max (record_lowpass), so that both have the same source
-// spectrum and the same delay (0.49 ms of group delay at 858 Hz) when the split divides them. Both are band-passed to the overlap octave [crossover / 2, crossover]
-// (band_energy: LR4 high-pass at crossover / 2 and low-pass at crossover, run forwards and then
-// backwards, zero phase with 48 dB/octave skirts, so that the slowly decaying low room modes of
-// the SPH response below the octave do not leak into it) and their energies compared: the
-// mismatch is 10 log10(E_geo / E_sph) (dB, before calibration) and the geometric response is
-// scaled by g = sqrt(E_sph / E_geo). The same comparison over the early part [0, split) and the
-// late part [split, end) of the responses, after calibration, says how far the two agree in
-// time (0 dB each when the geometric part has the SPH part's decay in the overlap band). The
-// split is `split` seconds, or (split = 0) the time at which the SPH response's overlap-band
-// energy decay curve (Schroeder) has fallen 10 dB: early is the first 90 % of the SPH energy,
-// late the last 10 %, whatever the room's reverberation time.
+// spectrum and the same delay (0.49 ms of group delay at 858 Hz) when the split divides them. Both
+// are band-passed to the overlap octave [crossover / 2, crossover] (band_energy: LR4 high-pass at
+// crossover / 2 and low-pass at crossover, run forwards and then backwards, zero phase with 48
+// dB/octave skirts, so that the slowly decaying low room modes of the SPH response below the octave
+// do not leak into it) and their energies compared: the mismatch is 10 log10(E_geo / E_sph) (dB,
+// before calibration) and the geometric response is scaled by g = sqrt(E_sph / E_geo). The same
+// comparison over the early part [0, split) and the late part [split, end) of the responses, after
+// calibration, says how far the two agree in time (0 dB each when the geometric part has the SPH
+// part's decay in the overlap band). The split is `split` seconds, or (split = 0) the time at which
+// the SPH response's overlap-band energy decay curve (Schroeder) has fallen 10 dB: early is the
+// first 90 % of the SPH energy, late the last 10 %, whatever the room's reverberation time.
 //
 // The geometric response's diffuse part is noise scaled to the ray histograms
 // (geometric/synthesis.hpp): one realisation's energy in the overlap octave over a window of T
