@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sphreverb/audio/crossover.hpp"
+#include "sphreverb/audio/filters.hpp"
 #include "sphreverb/geometric/counter_rng.hpp"
 
 namespace sphreverb {
@@ -64,6 +65,9 @@ HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo
     std::vector<double> y(x.begin(),
                           x.begin() + static_cast<std::ptrdiff_t>(std::min(n, x.size())));
     y.resize(n, 0.0);
+    if (p.record_lowpass > 0.0)
+      y = butterworth_lowpass(Signal{p.rate, std::move(y)}, p.record_lowpass, kRecordLowpassOrder)
+              .samples;
     const std::vector<double> band = overlap_band(y, p.rate, lo, hi);
     geo_early += sum_squares(band, 0, split) / static_cast<double>(1 + more.size());
     geo_late += sum_squares(band, split, n) / static_cast<double>(1 + more.size());

@@ -5,6 +5,7 @@
 
 #include "sphreverb/audio/filters.hpp"
 #include "sphreverb/geometric/counter_rng.hpp"
+#include "sphreverb/geometric/source_filter.hpp"
 
 namespace sphreverb {
 namespace {
@@ -75,7 +76,7 @@ std::vector<double> split_and_sum(const SynthesisParams& p, BandSignal band_sign
     const std::vector<double> band = split_band(band_signal(b), p.rate, edges, b, 8192);
     for (std::size_t i = 0; i < p.samples; ++i) out[i] += band[i];
   }
-  return out;
+  return drive_highpass(out, p.rate, p.source_highpass);
 }
 
 // Band b's taps, each amplitude times weight(tap).

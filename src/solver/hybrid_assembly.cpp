@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "sphreverb/geometric/surfaces.hpp"
+#include "sphreverb/io/output.hpp"
 #include "sphreverb/physics/material.hpp"
 
 namespace sphreverb {
@@ -34,6 +35,20 @@ GeoMaterial make_geo_material(const Scene& s, const MaterialSpec& m) {
   }
   return g;
 }
+
+namespace {
+
+// Hz: the SPH source's drive high-pass (geometric/source_filter.hpp). The sounding disc's with
+// the acceleration drive; with a silent disc the first [emitter.NAME] monopole's (each has its
+// own; the geometric part has one source). 0 (flat) for the displacement and velocity drives,
+// whose tilted spectra the geometric part does not model.
+double source_highpass(const Scene& s) {
+  if (s.emitter.gain > 0.0)
+    return s.emitter.drive == Drive::Acceleration ? s.emitter.highpass : 0.0;
+  return s.sources.empty() ? 0.0 : s.sources.front().highpass;
+}
+
+}  // namespace
 
 HybridPlan make_hybrid_plan(const Scene& s) {
   HybridPlan p;
@@ -106,8 +121,9 @@ HybridPlan make_hybrid_plan(const Scene& s) {
       p.images.push_back(b);
     }
   }
-  p.synthesis = {rate, samples, bin, static_cast<std::uint64_t>(h.seed)};
-  p.join = {rate, h.crossover, 0.0};
+  p.synthesis = {rate, samples, bin, static_cast<std::uint64_t>(h.seed), source_highpass(s)};
+  const bool record_lowpass = s.output.lowpass && output_cutoff(s) == s.derived.f_max;
+  p.join = {rate, h.crossover, 0.0, record_lowpass ? s.derived.f_max : 0.0};
   return p;
 }
 

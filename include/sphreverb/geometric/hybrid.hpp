@@ -2,17 +2,20 @@
 // it.
 //
 // Calibration: the geometric response is in the units of image_sources.hpp, the SPH one in Pa
-// for the emitter's drive. Both are band-passed to the overlap octave [crossover / 2, crossover]
-// (band_energy: LR4 high-pass at crossover / 2 and low-pass at crossover, run forwards and then
-// backwards, zero phase with 48 dB/octave skirts, so that the slowly decaying low room modes of
-// the SPH response below the octave do not leak into it) and their energies compared: the
-// mismatch is 10 log10(E_geo / E_sph) (dB, before calibration) and the geometric response is
-// scaled by g = sqrt(E_sph / E_geo). The same comparison over the early part [0, split) and the
-// late part [split, end) of the responses, after calibration, says how far the two agree in
-// time (0 dB each when the geometric part has the SPH part's decay in the overlap band). The
-// split is `split` seconds, or (split = 0) the time at which the SPH response's overlap-band
-// energy decay curve (Schroeder) has fallen 10 dB: early is the first 90 % of the SPH energy,
-// late the last 10 %, whatever the room's reverberation time.
+// for the emitter's drive. The geometric response already carries the SPH source's drive
+// high-pass (synthesis.hpp, source_filter.hpp); for the comparisons below it also passes through
+// the SPH records' causal low-pass at f_max (record_lowpass), so that both have the same source
+// spectrum and the same delay (0.49 ms of group delay at 858 Hz) when the split divides them. Both
+// are band-passed to the overlap octave [crossover / 2, crossover] (band_energy: LR4 high-pass at
+// crossover / 2 and low-pass at crossover, run forwards and then backwards, zero phase with 48
+// dB/octave skirts, so that the slowly decaying low room modes of the SPH response below the octave
+// do not leak into it) and their energies compared: the mismatch is 10 log10(E_geo / E_sph) (dB,
+// before calibration) and the geometric response is scaled by g = sqrt(E_sph / E_geo). The same
+// comparison over the early part [0, split) and the late part [split, end) of the responses, after
+// calibration, says how far the two agree in time (0 dB each when the geometric part has the SPH
+// part's decay in the overlap band). The split is `split` seconds, or (split = 0) the time at which
+// the SPH response's overlap-band energy decay curve (Schroeder) has fallen 10 dB: early is the
+// first 90 % of the SPH energy, late the last 10 %, whatever the room's reverberation time.
 //
 // The geometric response's diffuse part is noise scaled to the ray histograms
 // (geometric/synthesis.hpp): one realisation's energy in the overlap octave over a window of T
@@ -38,7 +41,14 @@ struct HybridParams {
   double rate = 44100.0;   // Hz
   double crossover = 0.0;  // Hz, in (0, rate / 4)
   double split = 0.0;      // s, the early / late boundary of the comparison; 0 = the -10 dB time
+  // Hz, >= 0: the causal Butterworth low-pass (order kRecordLowpassOrder) the SPH records carry
+  // (io/output.hpp, at f_max); the geometric response passes through it for the calibration and
+  // the early / late levels only (not for `full`). 0: none.
+  double record_lowpass = 0.0;
 };
+
+// The order of the SPH records' low-pass at f_max (io/output.cpp).
+inline constexpr int kRecordLowpassOrder = 4;
 
 struct HybridResult {
   std::vector<double> full;  // the joined response, the SPH response's length

@@ -16,7 +16,9 @@
 // of the band below (measured in the default room: 1 kHz T30 48 ms for a 33 ms histogram decay).
 // Band 0 extends down to 0 Hz and band 6 (8 kHz) up to rate / 2. The expected energy of the
 // result in band b is then the band share of sum(taps^2) + sum_k E_b[k], in the amplitude units
-// of image_sources.hpp.
+// of image_sources.hpp. With source_highpass > 0 the sum then passes through the emitter's drive
+// high-pass (source_filter.hpp), the spectrum of the SPH source, and the band energies are those
+// times the filter's |H|^2.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +34,9 @@ struct SynthesisParams {
   std::size_t samples = 0;  // response length
   double bin_width = 1e-3;  // s, of the energy histogram
   std::uint64_t seed = 1;
+  // Hz, >= 0: the source's drive high-pass (source_filter.hpp), applied to every synthesised
+  // channel; 0 = a flat point source.
+  double source_highpass = 0.0;
 };
 
 // `energy[b]` are the histogram bins of band b (any count; bins past the response are ignored).

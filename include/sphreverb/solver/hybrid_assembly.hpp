@@ -17,7 +17,9 @@ GeoMaterial make_geo_material(const Scene& scene, const MaterialSpec& m);
 
 // Requires scene.hybrid.present. Every material scatters at least [hybrid] scattering. The receiver
 // sphere radius is [hybrid] receiver_radius or 3 (V / rays)^(1/3) capped at 0.5 m, V the room's (or
-// the fill box's) volume.
+// the fill box's) volume. The synthesis carries the SPH source's drive high-pass
+// (geometric/source_filter.hpp): the disc's [emitter] highpass with the acceleration drive, with a
+// silent disc the first monopole's, else 0.
 HybridPlan make_hybrid_plan(const Scene& scene);
 
 }  // namespace sphreverb
