@@ -38,10 +38,9 @@ TEST(SceneMovingMesh, PathAndTurnAreRead) {
   const Scene fixed = parse_scene(scene(""), kPath);
   EXPECT_FALSE(fixed.geometries[0].moves());
   EXPECT_TRUE(fixed.derived.ghost_walls);
-  const Scene s =
-      parse_scene(scene("path = 0 0.3 0.3 0.3; 0.01 0.35 0.3 0.3\nturn = 0 0; 0.01 90\n"
-                        "turn_axis = 0 0 2\ninterpolation = smooth\n"),
-                  kPath);
+  const Scene s = parse_scene(scene("path = 0 0.3 0.3 0.3; 0.01 0.35 0.3 0.3\nturn = 0 0; 0.01 90\n"
+                                    "turn_axis = 0 0 2\ninterpolation = smooth\n"),
+                              kPath);
   const GeometrySpec& g = s.geometries[0];
   EXPECT_TRUE(g.moves());
   ASSERT_EQ(g.path.size(), 2u);
