@@ -260,6 +260,7 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
   face_x_.assign(3 * stats_.reacting, 0.0);
   face_w_.assign(3 * stats_.reacting, 0.0);
   was_active_.assign(stats_.reacting, 0);
+  velocity_follows_density_ = pressure_dependent();
   stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -338,14 +339,17 @@ void GhostWalls::rebuild(Particles& p) {
   refresh(p, Field::Velocity | Field::Density);
 }
 
+bool GhostWalls::pressure_dependent() const {
+  for (const Site& s : sites_)
+    for (int q = 0; q < s.faces; ++q)
+      if (s.admittance[q] > 0.0 || s.drive[q] != 0.0) return true;
+  return false;
+}
+
 void GhostWalls::refresh(Particles& p, FieldSet fields) const {
   if (active_.empty()) return;
-  bool resistive = false;
-  for (std::uint32_t g : active_)
-    for (int q = 0; q < sites_[g].faces; ++q)
-      resistive = resistive || sites_[g].admittance[q] > 0.0 || sites_[g].drive[q] != 0.0;
   const bool density = fields.has(Field::Density);
-  const bool velocity = fields.has(Field::Velocity) || (resistive && density);
+  const bool velocity = fields.has(Field::Velocity) || (velocity_follows_density_ && density);
   if (!density && !velocity) return;
   std::size_t e = 0;
   for (std::size_t a = 0; a < active_.size(); ++a) {

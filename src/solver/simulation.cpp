@@ -124,6 +124,10 @@ void Simulation::build_ghosts(double fill_seconds) {
   const double margin = scene_.derived.halo_width + scene_.fluid.spacing;
   ghosts_ = make_ghost_walls(scene_, geometry_, lattice_, walls_, decomposition_.axis,
                              slabs_.lo(rank_) - margin, slabs_.hi(rank_) + margin);
+  // Whether W follows the pressure is the scene's, not the slab's: any rank's sites decide.
+  int follows = ghosts_.pressure_dependent() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &follows, 1, MPI_INT, MPI_LOR, comm_);
+  ghosts_.set_velocity_follows_density(follows != 0);
   const GhostWalls::Stats& st = ghosts_.stats();
   logger("sim")->info(
       "ghost walls: {} ghost sites on rank {} ({} Lagrange, {} Shepard, {} dropped; {} with "

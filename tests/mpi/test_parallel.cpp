@@ -291,6 +291,50 @@ position = 0.2 0.35 0.3
   expect_same_as_one_rank(s);
 }
 
+TEST(Parallel, GhostWallsWithAResistiveFaceOnOneSlabMatchOneRankBitForBit) {
+  // A rigid room mesh (the V10 box rotated 17 degrees about z) with one absorbing ghost-walled
+  // plate near its low-x end: on 2-4 ranks only the low slabs hold resistive ghost sites, whose W
+  // follows the pressure. Every rank must rewrite its ghosts' velocities at the same refreshes
+  // as one rank does (ghost_walls.hpp, set_velocity_follows_density).
+  const std::string geometry = R"(
+[time]
+sample_rate = 44100
+duration = 0.0015
+[fluid]
+spacing = 0.015
+[material.absorber]
+absorption = 0.5
+[geometry.room]
+mesh = meshes/box_v10.obj
+role = room
+material = rigid
+scale = 1.4
+rotation = 0 0 17
+translation = 0.3 0.3 0.25
+[boundary.plate]
+shape = rectangle
+wall = ghost
+center = 0.15 0.3 0.25
+normal = -1 0 0
+size = 0.08 0.08
+material = absorber
+[emitter]
+input = impulse
+center = 0.25 0.3 0.25
+radius = 0.03
+deflection = 1e-5
+drive = displacement
+[receiver.near_plate]
+position = 0.2 0.27 0.25
+[receiver.far]
+position = 0.45 0.35 0.3
+)";
+  const Scene s =
+      parse_scene(geometry, std::string(SPHREVERB_SOURCE_DIR) + "/tests/validation/mesh.ini");
+  ASSERT_TRUE(s.derived.ghost_walls);
+  expect_same_as_one_rank(s);
+}
+
 TEST(Parallel, SlabsCutByWorkAgreeOnEveryRank) {
   // Force walls and a plate in the x > 0.2 m part: with several ranks the cuts are balanced by
   // the work per plane (slab_cost.hpp); every rank must hold the same cuts, and every particle

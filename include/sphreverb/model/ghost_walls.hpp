@@ -140,8 +140,16 @@ class GhostWalls {
   // halo and other ghosts), with their state. Throws std::logic_error if a stencil entry is
   // missing (the halo must reach reach + kStencilReach dx beyond the slab).
   void rebuild(Particles& p);
-  // Recomputes the ghosts' density and velocity (a density refresh rewrites the velocity too:
-  // W follows the pressure). Positions are fixed.
+  // Whether some site of this rank's set has a face whose W depends on the pressure or on the
+  // disc (a resistive face or one behind the emitter disc). Local.
+  bool pressure_dependent() const;
+  // Whether a density refresh rewrites the ghosts' velocities too (W follows the pressure). It
+  // must be the same on every rank, so that a ghost's velocity is rewritten at the same refreshes
+  // whichever rank holds it: the simulation sets it to pressure_dependent() of any rank. Default:
+  // pressure_dependent() of this set.
+  void set_velocity_follows_density(bool on) { velocity_follows_density_ = on; }
+  // Recomputes the ghosts' density and velocity (a density refresh rewrites the velocity too
+  // where set_velocity_follows_density). Positions are fixed.
   void refresh(Particles& p, FieldSet fields) const;
   // Interpolates an even scalar kept outside the store (one value per entry) to the ghosts.
   void refresh(const Particles& p, std::vector<double>& values) const;
@@ -184,6 +192,7 @@ class GhostWalls {
   std::int64_t advanced_ = 0;     // steps the elements were advanced
   Stats stats_;
   bool driven_ = false;
+  bool velocity_follows_density_ = false;
   double piston_speed_ = 0.0;  // m/s
 };
 
