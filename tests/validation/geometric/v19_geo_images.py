@@ -14,7 +14,8 @@ does: through the emitter's drive high-pass and the records' causal 4th-order Bu
 low-pass at --lowpass HZ, the overlap octave [crossover / 2, crossover] by zero-phase LR4, the
 split where the SPH band's Schroeder curve has fallen 10 dB, the model scaled to the SPH band's
 energy. Where the geometric part loses or gains no late energy against its own image model the
-two agree.
+two agree. Also printed: the correlation of the two overlap bands (GEO_DIR/NAME.geo.raw.wav through
+the same low-pass; best of lags -3 ... 3 samples).
 
   v19_geo_images.py SCENE SPH_DIR GEO_DIR --lowpass HZ [--run GEOMETRIC_ROOM]
                     [--rigid-scattering S] [--tol DB]
@@ -76,11 +77,18 @@ def main():
         g2 = es.sum() / (hb**2).sum()
         early = 10 * np.log10(g2 * (hb[:split] ** 2).sum() / es[:split].sum())
         late = 10 * np.log10(g2 * (hb[split:] ** 2).sum() / es[split:].sum())
+        g, _ = models.read_mono(os.path.join(a.geo, name + ".geo.raw.wav"))
+        g = g[: s.size]
+        if a.lowpass > 0.0:
+            g = signal.sosfilt(signal.butter(4, a.lowpass, fs=rate, output="sos"), g)
+        gb = models.overlap_band(g, rate, lo, hi)
+        corr = max(np.dot(gb, np.roll(hb, k)) for k in range(-3, 4)) / np.sqrt(
+            (gb**2).sum() * (hb**2).sum())
         j = join[name]
         diffs.append(j["late_dB"] - late)
         print(f"{name}: split {split / rate * 1e3:4.1f} ms | join early {j['early_dB']:+.2f} "
               f"late {j['late_dB']:+.2f} dB | image sum early {early:+.2f} late {late:+.2f} dB | "
-              f"late difference {diffs[-1]:+.2f} dB", flush=True)
+              f"late difference {diffs[-1]:+.2f} dB, correlation {corr:.3f}", flush=True)
     mean = float(np.mean(diffs))
     ok = abs(mean) <= a.tol and max(abs(d) for d in diffs) <= 3 * a.tol
     print(f"mean of {len(diffs)} receivers: late level of the join's image sources minus the "
