@@ -1,4 +1,5 @@
-// geometric_room SCENE [key=value ...] [sph=DIR] [out=DIR] [realisations=K]: the geometric
+// geometric_room SCENE [key=value ...] [sph=DIR] [out=DIR] [realisations=K] [record_lowpass=HZ]:
+// the geometric
 // part of a scene alone (no SPH run): its image sources and ray histograms per receiver, and the
 // octave T30 of the geometric energy decay next to Eyring's with the absorption the geometric part
 // uses and with the SPH walls' (the fitted wall model's random-incidence absorption). Overrides as
@@ -10,7 +11,10 @@
 // join.json: the crossover, f_max and per receiver the join's levels, in the form of the
 // "hybrid" block of a run's summary.json (what v19_check.py reads).
 // realisations=K averages the calibration over K noise realisations instead of
-// kCalibrationRealisations (1: the response alone). Needs a [room] box. A development and
+// kCalibrationRealisations (1: the response alone). record_lowpass=HZ: the causal low-pass the
+// SPH records in DIR carry (the f_max of the run that wrote them; 0: none), where it differs
+// from the f_max the scene now derives (records stored by an earlier version); by default the
+// scene's, as in a run. Needs a [room] box. A development and
 // validation tool (V19, docs/validation.md).
 #include <cmath>
 #include <cstdio>
@@ -58,12 +62,13 @@ int run(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: geometric_room SCENE [section.key=value ...] [sph=DIR] [out=DIR] "
-                 "[realisations=K]\n");
+                 "[realisations=K] [record_lowpass=HZ]\n");
     return 2;
   }
   std::map<std::string, std::string> ov;
   std::string sph_dir, out_dir;
   std::size_t calibration_realisations = kCalibrationRealisations;
+  double record_lowpass = -1.0;  // < 0: the scene's
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("sph=", 0) == 0) {
@@ -72,6 +77,10 @@ int run(int argc, char** argv) {
     }
     if (a.rfind("realisations=", 0) == 0) {  // of the calibration (default: the code's)
       calibration_realisations = std::stoul(a.substr(13));
+      continue;
+    }
+    if (a.rfind("record_lowpass=", 0) == 0) {
+      record_lowpass = std::stod(a.substr(15));
       continue;
     }
     if (a.rfind("out=", 0) == 0) {
@@ -91,7 +100,8 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "geometric_room: %s has no [room] box\n", argv[1]);
     return 2;
   }
-  const HybridPlan plan = make_hybrid_plan(s);
+  HybridPlan plan = make_hybrid_plan(s);
+  if (record_lowpass >= 0.0) plan.join.record_lowpass = record_lowpass;
   const RayTracer tracer(plan.surfaces, plan.materials);
   const EnergyHistogram h = tracer.trace(plan.rays);
   const double rho_c = s.fluid.rest_density * s.fluid.sound_speed;

@@ -118,7 +118,8 @@ def axis_images(pos, length, ns):
     return out
 
 
-def images(sc, rcv, n, rate, spherical, magnitude=False):
+def images(sc, rcv, n, rate, spherical, magnitude=False, rigid=1.0):
+    """rigid: the amplitude factor of a reflection off a rigid face (1: none)."""
     nfft = 1 << int(np.ceil(np.log2(2 * n)))
     f = np.fft.rfftfreq(nfft, 1.0 / rate)
     sel = (f > 100.0) & (f < 2.5 * sc["crossover"])
@@ -150,6 +151,8 @@ def images(sc, rcv, n, rate, spherical, magnitude=False):
                     for side, count in enumerate(hits):
                         if count and not sc["rigid"][2 * a + side]:
                             h = h * factor(abs(d[a]) / r, r) ** count
+                        elif count and rigid != 1.0:
+                            h = h * rigid**count
                 H += h
     X = np.zeros(f.size, complex)
     X[sel] = np.conj(H)  # numpy's e^{+i w t}

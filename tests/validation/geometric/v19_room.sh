@@ -8,6 +8,10 @@
 # of the mean band energy over the K seeds. --run SPHREVERB RANKS: the full case, the SPH run
 # first (into OUTDIR/sph, ~10 min on 2 loaded ranks), its records then joined. --mirror: the
 # same room with mirror walls (hybrid_v19_room_mirror.ini, its records v19_room_mirror_sph/).
+# The stored records were written with the emitter disc a force wall, so they carry the output
+# low-pass at the force walls' f_max c / (20 dx) = 857.5 Hz (the scenes now derive the air's
+# 2283 Hz): their joins take that low-pass (geometric_room record_lowpass=857.5); --run and
+# --sph DIR join records of the current scene with its own.
 # Options after these go to v19_check.py.
 #   v19_room.sh GEOMETRIC_ROOM OUTDIR [--mirror] [--seeds K] [--sph DIR | --run SPHREVERB RANKS]
 #               [v19_check.py options ...]
@@ -26,18 +30,20 @@ while [[ $# -gt 0 ]]; do
     *) break ;;
   esac
 done
-[[ -n $sph ]] || sph="$here/${scene/hybrid_v19_room/v19_room}_sph"
+lowpass=()
+[[ -n $sph ]] || { sph="$here/${scene/hybrid_v19_room/v19_room}_sph"; lowpass=(record_lowpass=857.5); }
 rm -rf "$out"
 mkdir -p "$out"
 if [[ ${#run[@]} -gt 0 ]]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
   mpiexec -n "${run[1]}" "${run[0]}" run "$here/$scene.ini" --out "$out/sph"
   sph="$out/sph"
+  lowpass=()
 fi
 dirs=()
 for ((k = 1; k <= seeds; ++k)); do
   mkdir -p "$out/seed$k"
-  "$tool" "$here/$scene.ini" hybrid.seed=$k sph="$sph" out="$out/seed$k" \
+  "$tool" "$here/$scene.ini" hybrid.seed=$k sph="$sph" out="$out/seed$k" "${lowpass[@]}" \
     > "$out/seed$k.txt"
   dirs+=("$out/seed$k")
 done
