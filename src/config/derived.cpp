@@ -8,8 +8,10 @@
 #include <limits>
 
 #include "detail/passes.hpp"
+#include "sphreverb/config/checks.hpp"
 #include "sphreverb/config/scene.hpp"
 #include "sphreverb/config/schema.hpp"
+#include "sphreverb/model/mesh_query.hpp"
 #include "sphreverb/physics/dispersion.hpp"
 
 namespace sphreverb {
@@ -160,13 +162,39 @@ void derive_room_walls(const Reader& r, Scene& s) {
   d.emitter_face = emitter_mirror_face(s);
 }
 
-// Some wall of the scene is a force wall: a tethered room, a tethered boundary, or the emitter
-// disc where it is no velocity boundary of a mirror face.
+// The emitter disc lies on a ghost-walled surface (a face of a fixed mesh, or a ghost-walled
+// rectangle or disc), within dx of it and parallel to it: the ghosts behind it make it a velocity
+// boundary of that surface (ghost_walls.hpp), not a force wall. The solver decides the same on
+// its solid geometry (emitter_on_ghost_wall, assembly.hpp).
+bool emitter_on_ghost_surface(const Scene& s) {
+  const EmitterSpec& e = s.emitter;
+  if (!(e.radius > 0.0)) return false;
+  const double dx = s.fluid.spacing;
+  constexpr double kParallel = 0.99;  // ghost_walls.cpp's
+  const Vec3 n = normalized(e.normal);
+  for (const auto& g : s.geometries) {
+    if (g.moves() || !g.mesh) continue;
+    const ClosestPoint p = MeshQuery(*g.mesh).closest(e.center);
+    if (p.distance <= dx && std::abs(dot(p.normal, n)) > kParallel) return true;
+  }
+  for (const auto& b : s.boundaries) {
+    if (b.wall != BoundaryWall::Ghost || b.shape == ShapeKind::Cylinder) continue;
+    if (!(std::abs(dot(normalized(b.normal), n)) > kParallel)) continue;
+    if (distance_to_surface(b, e.center) <= dx) return true;
+  }
+  return false;
+}
+
+// Some wall of the scene is a force wall: a tethered room, a tethered boundary, a moving mesh
+// object, or the emitter disc where it is no velocity boundary of a mirror face or a ghost wall.
 bool has_force_walls(const Scene& s) {
   const Derived& d = s.derived;
-  return (s.room.present && !d.mirror_room) || d.emitter_face < 0 ||
+  return (s.room.present && !d.mirror_room) ||
+         (d.emitter_face < 0 && !emitter_on_ghost_surface(s)) ||
          std::any_of(s.boundaries.begin(), s.boundaries.end(),
-                     [](const BoundarySpec& b) { return b.wall == BoundaryWall::Tethered; });
+                     [](const BoundarySpec& b) { return b.wall == BoundaryWall::Tethered; }) ||
+         std::any_of(s.geometries.begin(), s.geometries.end(),
+                     [](const GeometrySpec& g) { return g.moves(); });
 }
 
 // The time step: dt_wall from the stiffest force-wall spring, substeps from min(dt_cfl, dt_wall).
