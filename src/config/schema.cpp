@@ -63,7 +63,8 @@ const Names<PathInterpolation>& interpolation_names() {
   return n;
 }
 const Names<BoundaryWall>& boundary_wall_names() {
-  static const Names<BoundaryWall> n = {{"tethered", BoundaryWall::Tethered},
+  static const Names<BoundaryWall> n = {{"auto", BoundaryWall::Auto},
+                                        {"tethered", BoundaryWall::Tethered},
                                         {"ghost", BoundaryWall::Ghost}};
   return n;
 }
@@ -273,11 +274,14 @@ std::vector<KeySpec> make_schema() {
   k.push_back(choice(bnd, "interpolation", words_of(interpolation_names()), "linear",
                      "Between keyframes of path and rotation: linear, or smooth (as "
                      "[emitter.NAME] interpolation)"));
-  k.push_back(choice(bnd, "wall", words_of(boundary_wall_names()), "tethered",
-                     "tethered: a force wall (any material, may move); ghost: fixed ghost "
-                     "particles with the solid behind the surface (exact, edges shared with "
-                     "other ghost shapes do not leak; fixed; rigid, broadband absorption or "
-                     "absorption_bands, a reacting wall)"));
+  k.push_back(choice(bnd, "wall", words_of(boundary_wall_names()), "auto",
+                     "ghost: fixed ghost particles with the solid behind the surface (exact, "
+                     "edges shared with other ghost shapes do not leak; fixed; rigid, broadband "
+                     "absorption or absorption_bands, a reacting wall); tethered: a force wall "
+                     "(any material, may move; approximate, leaks where shapes meet); auto: "
+                     "ghost for a fixed shape with such a material that is a cylinder or a "
+                     "rectangle/disc closing the air (no fill-box air behind it), else tethered; "
+                     "`check` prints each shape's choice"));
   // [geometry.NAME]
   const std::string geo = "geometry.NAME";
   KeySpec mesh = text(geo, "mesh", "", "required",
