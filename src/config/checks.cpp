@@ -1,4 +1,5 @@
-// Checks across keys (checks.hpp, detail/passes.hpp): receivers and the emitter in the air and
+// The wall treatment of every [boundary] shape (resolve_boundary_walls, wall = auto), and the
+// checks across keys (checks.hpp, detail/passes.hpp): receivers and the emitter in the air and
 // off the boundary surfaces, the emitter disc inside the room and uncut, and four warnings (a
 // [room] face off the lattice's dx/2 position, an emitter disc free in the air, a moving
 // object whose wake is in tension, air behind a ghost-walled boundary shape).
@@ -6,6 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "detail/passes.hpp"
 #include "sphreverb/config/derived.hpp"
@@ -81,6 +85,69 @@ bool cuts_disc(const BoundarySpec& b, const Vec3& c, const Vec3& n, double R) {
 }
 
 namespace config_detail {
+
+std::optional<Vec3> air_behind(const Scene& s, const BoundarySpec& b) {
+  if (b.shape == ShapeKind::Cylinder) return std::nullopt;
+  const double dx = s.fluid.spacing;
+  const Vec3 p = b.center - 1.5 * dx * b.normal;
+  for (int a = 0; a < 3; ++a)
+    if (!(p[a] - s.fluid.fill_min[a] > 0.5 * dx && s.fluid.fill_max[a] - p[a] > 0.5 * dx))
+      return std::nullopt;
+  return p;
+}
+
+namespace {
+
+// What of the air must stay air inside a cylinder (receivers, the emitter's centre, the point
+// sources' keyframes): the first such point's name, or "" when none is inside.
+std::string held_inside(const Scene& s, const BoundarySpec& b) {
+  const auto inside = [&](const Vec3& p) {
+    const SurfacePoint q = locate(b, p);
+    return q.side < 0.0 && q.outside == 0.0;
+  };
+  for (const auto& rec : s.receivers) {
+    bool in = inside(rec.position);
+    for (const Keyframe& k : rec.path) in = in || inside(k.x);
+    if (in) return "[receiver." + rec.name + "]";
+  }
+  if (inside(s.emitter.center)) return "the [emitter] disc";
+  for (const auto& src : s.sources)
+    for (const Keyframe& k : src.path)
+      if (inside(k.x)) return "[emitter." + src.name + "]";
+  return "";
+}
+
+// The auto choice for one shape and its reason.
+std::pair<BoundaryWall, std::string> auto_wall(const Scene& s, const BoundarySpec& b) {
+  using enum BoundaryWall;
+  if (b.path.size() > 1 || b.rotation.size() > 1) return {Tethered, "moves (path, rotation)"};
+  if (!ghost_wall_material(s.material(b.material)))
+    return {Tethered, "material '" + b.material + "' is a spring (stiffness, damping)"};
+  if (b.shape == ShapeKind::Cylinder) {
+    const std::string held = held_inside(s, b);
+    if (!held.empty()) return {Tethered, held + " lies inside it (air inside)"};
+    return {Ghost, "fixed cylinder, solid inside"};
+  }
+  if (const std::optional<Vec3> p = air_behind(s, b))
+    return {Tethered, "air behind it at (" + format_vec(*p) + ") m, a plate in the air"};
+  return {Ghost, std::string("fixed ") + to_string(b.shape) + " closing the air"};
+}
+
+}  // namespace
+
+void resolve_boundary_walls(Scene& s) {
+  for (BoundarySpec& b : s.boundaries) {
+    if (b.wall_key != BoundaryWall::Auto) {
+      b.wall = b.wall_key;
+      b.wall_reason = std::string("wall = ") + to_string(b.wall_key) + " given";
+      continue;
+    }
+    const auto [wall, reason] = auto_wall(s, b);
+    b.wall = wall;
+    b.wall_reason = "auto: " + reason;
+  }
+}
+
 namespace {
 
 // `p` must be inside the fill box, at least dx/2 from every face.
@@ -198,21 +265,16 @@ bool emitter_on_wall(const Scene& s) {
 }
 
 // A ghost-walled rectangle or disc closes the air: behind it lies solid (solid_sheet.hpp), and
-// its ghosts mirror the air in front. Air behind it (its centre 1.5 dx behind the surface inside
-// the fill box) would see those ghosts and no wall: a warning.
+// its ghosts mirror the air in front. Air behind it (air_behind) would see those ghosts and no
+// wall: a warning (wall = auto makes such a plate tethered).
 void warn_air_behind_ghost_shapes(Scene& s) {
-  const double dx = s.fluid.spacing;
   for (const auto& b : s.boundaries) {
-    if (b.wall != BoundaryWall::Ghost || b.shape == ShapeKind::Cylinder) continue;
-    const Vec3 p = b.center - 1.5 * dx * b.normal;
-    bool inside = true;
-    for (int a = 0; a < 3; ++a)
-      inside =
-          inside && p[a] - s.fluid.fill_min[a] > 0.5 * dx && s.fluid.fill_max[a] - p[a] > 0.5 * dx;
-    if (!inside) continue;
+    if (b.wall != BoundaryWall::Ghost) continue;
+    const std::optional<Vec3> p = air_behind(s, b);
+    if (!p) continue;
     s.warnings.push_back("[boundary." + b.name +
                          "] wall = ghost: the fill box holds air behind the surface (at " +
-                         format_vec(p) +
+                         format_vec(*p) +
                          " m); a ghost-walled rectangle or disc is one-sided and must close the "
                          "air (lie on the fill box's boundary), else the air behind it sees the "
                          "front's ghosts: use wall = tethered for a plate in the air");

@@ -288,8 +288,8 @@ void read_boundaries(const Reader& r, std::vector<BoundarySpec>& boundaries) {
       for (const char* key : {"axis", "pivot"})
         if (r.text(sec, key)) r.fail(sec, key, "only with a rotation ('t angle; t angle; ...')");
     }
-    r.get_enum(sec, "wall", b.wall, boundary_wall_names());
-    if (b.wall == BoundaryWall::Ghost && (b.path.size() > 1 || b.rotation.size() > 1))
+    r.get_enum(sec, "wall", b.wall_key, boundary_wall_names());
+    if (b.wall_key == BoundaryWall::Ghost && (b.path.size() > 1 || b.rotation.size() > 1))
       r.fail(sec, "wall",
              "a moving object (path, rotation) is a tethered force wall: wall = tethered");
     boundaries.push_back(b);
@@ -612,6 +612,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
            "must be below 0.4 sample_rate = " + format_number(0.4 * s.time.sample_rate) + " Hz");
 
   config_detail::check_materials(r, s);
+  config_detail::resolve_boundary_walls(s);
   config_detail::assign_geometry_materials(r, s);
   config_detail::derive(r, s);
   read_hybrid(r, s);

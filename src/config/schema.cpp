@@ -63,7 +63,8 @@ const Names<PathInterpolation>& interpolation_names() {
   return n;
 }
 const Names<BoundaryWall>& boundary_wall_names() {
-  static const Names<BoundaryWall> n = {{"tethered", BoundaryWall::Tethered},
+  static const Names<BoundaryWall> n = {{"auto", BoundaryWall::Auto},
+                                        {"tethered", BoundaryWall::Tethered},
                                         {"ghost", BoundaryWall::Ghost}};
   return n;
 }
@@ -273,11 +274,14 @@ std::vector<KeySpec> make_schema() {
   k.push_back(choice(bnd, "interpolation", words_of(interpolation_names()), "linear",
                      "Between keyframes of path and rotation: linear, or smooth (as "
                      "[emitter.NAME] interpolation)"));
-  k.push_back(choice(bnd, "wall", words_of(boundary_wall_names()), "tethered",
-                     "tethered: a force wall (any material, may move); ghost: fixed ghost "
-                     "particles with the solid behind the surface (exact, edges shared with "
-                     "other ghost shapes do not leak; fixed; rigid, broadband absorption or "
-                     "absorption_bands, a reacting wall)"));
+  k.push_back(choice(bnd, "wall", words_of(boundary_wall_names()), "auto",
+                     "ghost: fixed ghost particles with the solid behind the surface (exact, "
+                     "edges shared with other ghost shapes do not leak; fixed; rigid, broadband "
+                     "absorption or absorption_bands, a reacting wall); tethered: a force wall "
+                     "(any material, may move; approximate, leaks where shapes meet); auto: "
+                     "ghost for a fixed shape with such a material that is a cylinder or a "
+                     "rectangle/disc closing the air (no fill-box air behind it), else tethered; "
+                     "`check` prints each shape's choice"));
   // [geometry.NAME]
   const std::string geo = "geometry.NAME";
   KeySpec mesh = text(geo, "mesh", "", "required",
@@ -556,8 +560,9 @@ Errors (exit 2, the message names the file, the line and the key):
   faces.
 - A receiver lies at least dx/2 from every `[boundary.NAME]` surface: lattice sites closer than
   that are not filled, so a receiver there measures no air.
-- No `[boundary.NAME]` surface passes through the emitter disc: the disc's tethered particles
-  would be pulled by two walls at once.
+- No tethered `[boundary.NAME]` surface passes through the emitter disc: the disc's tethered
+  particles would be pulled by two walls at once (a ghost-walled one may: the disc moves that
+  part of it).
 - The emitter disc fits in the fill box (its rim, centre +- radius across the normal).
 - A turning `[boundary.NAME]` object (`rotation`): its fastest surface point (the path's speed
   plus the turning rate times the farthest point's distance from the axis) at most 0.3 c, and
@@ -582,6 +587,13 @@ Warnings (printed by `check` and in the run log; the run goes on):
   Hicks & Attaway 1995), the wake's particles pair up and its density stays at rho0 instead of
   falling by v/c (docs/limitations.md). A larger background pressure lets the wake rarefy but
   disorders the lattice at force walls and the emitter disc.
+- A `[boundary.NAME]` rectangle or disc given `wall = ghost` with fill-box air behind it (the
+  point 1.5 dx behind its centre): a ghost wall is one-sided, and the air behind sees its front's
+  ghosts. `wall = auto` makes such a plate tethered.
+
+Each `[boundary.NAME]` shape's treatment under `wall` (ghost or tethered, and why) is one line
+of `check` and of the run log (`wall boundary.NAME  ghost (auto: ...)`) and an entry of
+`summary.json` `boundaries`.
 )";
 
 }  // namespace

@@ -68,6 +68,18 @@ Json derived(const Scene& s) {
           {"hyperdiffusion", s.fluid.hyperdiffusion}};
 }
 
+// Every [boundary] shape's wall treatment: ghost or tethered, the key as given and why.
+Json boundaries(const Scene& s) {
+  Json j = Json::array();
+  for (const BoundarySpec& b : s.boundaries)
+    j.push_back({{"name", b.name},
+                 {"shape", to_string(b.shape)},
+                 {"wall", to_string(b.wall)},
+                 {"wall_given", to_string(b.wall_key)},
+                 {"reason", b.wall_reason}});
+  return j;
+}
+
 // Every material given by its absorption: the wall model's normal-incidence alpha at the band
 // centres (what the tethered wall is built to give; V6 measures the discrete wall against it)
 // and the model itself, Z = R + j(wM - K/w) per unit area (material.hpp eq. 1).
@@ -166,6 +178,7 @@ std::string summary_json(const Scene& s, const RunFacts& f) {
                       {"wall_seconds", f.stage1_wall_seconds},
                       {"kinetic_energy_J", f.stage1_kinetic_energy}};
   j["derived"] = derived(s);
+  j["boundaries"] = boundaries(s);
   j["materials"] = materials(s);
   j["receivers"] = Json::array();
   for (const ReceiverOutput& o : f.receivers) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every example scene in configs/ passes `sphreverb check` (exit 0, no warning but the door
 # example's expected one, nothing written),
-# and the mesh examples report their meshes: the surfaces with the areas the air sees, the
-# area per material and the air volume (configs/l_room.ini, configs/furnished_room.ini).
+# the mesh examples report their meshes: the surfaces with the areas the air sees, the
+# area per material and the air volume (configs/l_room.ini, configs/furnished_room.ini), and the
+# door example each [boundary] shape's wall treatment (configs/opening_door.ini).
 #   examples_check.sh SPHREVERB SOURCE_DIR WORK_DIR
 set -uo pipefail
 exe=$1 src=$2 work=$3
@@ -49,4 +50,8 @@ expect furnished_room.txt "92 triangles"
 expect furnished_room.txt "geometry.table.legs     0.36 m^2  wood_panel"
 expect furnished_room.txt "room.z_min              1.762 m^2  carpet"
 expect furnished_room.txt "air volume           1.578 m^3"
+# Each [boundary] shape's wall treatment and why (wall = auto): the partition stands in the air,
+# the door turns.
+expect opening_door.txt "wall boundary.partition  tethered (auto: air behind it at (0.555 0.15 0.3) m, a plate in the air)"
+expect opening_door.txt "wall boundary.door  tethered (auto: moves (path, rotation))"
 exit $fail

@@ -110,8 +110,9 @@ struct RoomSpec {
 };
 
 // How a [boundary.NAME] surface is walled: tethered force wall (boundary.hpp), or fixed ghost
-// particles behind it (solid_sheet.hpp, ghost_walls.hpp).
-enum class BoundaryWall { Tethered, Ghost };
+// particles behind it (solid_sheet.hpp, ghost_walls.hpp); auto (the key's default) is resolved
+// to one of the two by the parser (resolve_boundary_walls, detail/passes.hpp).
+enum class BoundaryWall { Tethered, Ghost, Auto };
 
 struct BoundarySpec {
   std::string name;  // NAME of [boundary.NAME]
@@ -133,7 +134,11 @@ struct BoundarySpec {
   std::vector<AngleKeyframe> rotation;
   Vec3 axis;
   Vec3 pivot;
+  BoundaryWall wall_key = BoundaryWall::Auto;  // the `wall` key as written
+  // The treatment it got (never Auto after parse_scene) and why, one short phrase (the check
+  // report, the log and summary.json print it).
   BoundaryWall wall = BoundaryWall::Tethered;
+  std::string wall_reason;
 };
 
 // room: air inside the mesh; object: solid inside, air around it.

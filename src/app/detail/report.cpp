@@ -37,6 +37,15 @@ std::string room_walls_line(const Scene& s) {
   return o.str();
 }
 
+// "  wall boundary.NAME ..." lines: each [boundary] shape's wall treatment and why.
+std::string boundary_walls_lines(const Scene& s) {
+  std::ostringstream o;
+  for (const BoundarySpec& b : s.boundaries)
+    o << "  wall boundary." << b.name << "  " << to_string(b.wall) << " (" << b.wall_reason
+      << ")\n";
+  return o.str();
+}
+
 // "  hyperdiffusion ..." with the T60 cap it puts on a plane wave at f_max (interactions.hpp).
 std::string hyperdiffusion_line(const Scene& s) {
   const FluidSpec& f = s.fluid;
@@ -221,8 +230,8 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
                          : "output NOT low-passed there ([output] "
                            "lowpass = false), anti-aliased at ")
     << output_cutoff(s) << " Hz\n"
-    << room_walls_line(s) << hyperdiffusion_line(s) << "  ranks                " << ranks
-    << " of at most " << dec.max_ranks << " (slabs along "
+    << room_walls_line(s) << boundary_walls_lines(s) << hyperdiffusion_line(s)
+    << "  ranks                " << ranks << " of at most " << dec.max_ranks << " (slabs along "
     << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
     << "  memory per rank      ~" << per_rank * solver_bytes_per_particle(s, copies) / 1048576.0
     << " MiB (" << solver_bytes_per_particle(s, copies) << " bytes per particle)\n"

@@ -18,6 +18,18 @@ void check_materials(const Reader& r, const Scene& s);
 void derive(const Reader& r, Scene& s);
 // The fill box is thick enough for the halo (needs s.derived).
 void check_fill_box(const Reader& r, const Scene& s);
+// A material a ghost wall carries: rigid, one broadband alpha or six octave-band alphas
+// (geometry.cpp).
+bool ghost_wall_material(const MaterialSpec& m);
+// Where a [boundary] rectangle or disc has fill-box air behind it: the point 1.5 dx behind its
+// centre, if that lies in the fill box at least dx/2 from its faces (checks.cpp). A ghost-walled
+// plate there leaves that air seeing its front's ghosts. Always empty for a cylinder.
+std::optional<Vec3> air_behind(const Scene& s, const BoundarySpec& b);
+// Every [boundary]'s `wall`: the key as given, else (auto) ghost for a fixed shape with a ghost
+// wall material that is a cylinder with no receiver or emitter inside, or a rectangle or disc
+// with no air behind it; else tethered. Sets wall and wall_reason (needs the fill box, the
+// materials, the receivers and the emitter; checks.cpp).
+void resolve_boundary_walls(Scene& s);
 // Receivers and emitter against the fill box, the boundaries and each other; warnings into
 // s.warnings (checks.cpp).
 void check_geometry(const Reader& r, Scene& s);

@@ -233,6 +233,86 @@ TEST(SceneChecks, GhostWalledBoundaries) {
   EXPECT_TRUE(parse_scene(floor, kPath).warnings.empty());
 }
 
+// wall = auto (the default): ghost for a fixed cylinder and for a fixed rectangle or disc that
+// closes the air, with a ghost wall material; tethered for a plate in the air, a moving shape, a
+// spring material, or a cylinder holding a receiver; the key given wins. Each shape records why.
+TEST(SceneChecks, AutoWallResolution) {
+  const std::string shapes = kScene + R"([material.spring]
+stiffness = 1e5
+damping = 100
+[boundary.floor]
+shape = rectangle
+center = 0.3 0.225 0
+normal = 0 0 1
+size = 0.45 0.6
+[boundary.column]
+shape = cylinder
+center = 0.5 0.1 0.15
+normal = 0 0 1
+radius = 0.03
+height = 0.3
+[boundary.hatch]
+shape = disc
+center = 0.3 0.225 0.3
+normal = 0 0 -1
+radius = 0.05
+)";
+  const auto wall_of = [](const Scene& s, const std::string& name) {
+    for (const BoundarySpec& b : s.boundaries)
+      if (b.name == name) return b;
+    ADD_FAILURE() << "no boundary " << name;
+    return BoundarySpec{};
+  };
+  const Scene s = parse_scene(shapes, kPath);
+  EXPECT_EQ(wall_of(s, "floor").wall, BoundaryWall::Ghost);
+  EXPECT_EQ(wall_of(s, "floor").wall_key, BoundaryWall::Auto);
+  expect_mentions(wall_of(s, "floor").wall_reason, {"auto", "closing the air"});
+  EXPECT_EQ(wall_of(s, "column").wall, BoundaryWall::Ghost);
+  expect_mentions(wall_of(s, "column").wall_reason, {"auto", "cylinder"});
+  EXPECT_EQ(wall_of(s, "hatch").wall, BoundaryWall::Ghost);  // a disc on the ceiling
+  EXPECT_EQ(wall_of(s, "panel").wall, BoundaryWall::Tethered);
+  expect_mentions(wall_of(s, "panel").wall_reason, {"auto", "air behind it", "in the air"});
+  EXPECT_TRUE(s.derived.ghost_walls);
+  EXPECT_TRUE(s.warnings.empty()) << s.warnings.front();  // auto never warns of air behind
+  // The ceiling disc facing up (its front outside the air, the room behind it) is a plate in
+  // the air.
+  EXPECT_EQ(wall_of(parse_scene(shapes, kPath, {{"boundary.hatch.normal", "0 0 1"}}), "hatch").wall,
+            BoundaryWall::Tethered);
+  // Moving: a force wall.
+  const Scene moving =
+      parse_scene(shapes, kPath, {{"boundary.column.path", "0 0.5 0.1 0.15; 0.01 0.5 0.12 0.15"}});
+  EXPECT_EQ(wall_of(moving, "column").wall, BoundaryWall::Tethered);
+  expect_mentions(wall_of(moving, "column").wall_reason, {"auto", "moves"});
+  // A spring material: a force wall.
+  const Scene spring = parse_scene(shapes, kPath, {{"boundary.floor.material", "spring"}});
+  EXPECT_EQ(wall_of(spring, "floor").wall, BoundaryWall::Tethered);
+  expect_mentions(wall_of(spring, "floor").wall_reason, {"auto", "'spring'", "stiffness"});
+  // A receiver inside the cylinder keeps its air: tethered.
+  const Scene held = parse_scene(shapes, kPath, {{"receiver.mic.position", "0.5 0.1 0.15"}});
+  EXPECT_EQ(wall_of(held, "column").wall, BoundaryWall::Tethered);
+  expect_mentions(wall_of(held, "column").wall_reason, {"[receiver.mic]", "inside"});
+  // The key given wins, both ways.
+  const Scene given = parse_scene(
+      shapes, kPath, {{"boundary.floor.wall", "tethered"}, {"boundary.panel.wall", "ghost"}});
+  EXPECT_EQ(wall_of(given, "floor").wall, BoundaryWall::Tethered);
+  EXPECT_EQ(wall_of(given, "floor").wall_reason, "wall = tethered given");
+  EXPECT_EQ(wall_of(given, "panel").wall, BoundaryWall::Ghost);
+  EXPECT_EQ(wall_of(given, "panel").wall_reason, "wall = ghost given");
+  ASSERT_EQ(given.warnings.size(), 1u);  // the ghost panel has air behind it
+  expect_mentions(given.warnings[0], {"[boundary.panel] wall = ghost", "air behind"});
+  // Only force walls limit f_max: the floor and column as ghost walls leave the air's f_max
+  // when the panel goes; with the floor tethered, the force walls' band again.
+  const Scene no_panel = parse_scene(shapes, kPath,
+                                     {{"boundary.panel.center", "0.3 0.225 0.3"},
+                                      {"boundary.panel.normal", "0 0 -1"},
+                                      {"boundary.panel.size", "0.45 0.6"},
+                                      {"boundary.hatch.center", "0.3 0 0.15"},
+                                      {"boundary.hatch.normal", "0 1 0"}});
+  EXPECT_EQ(wall_of(no_panel, "panel").wall, BoundaryWall::Ghost);
+  EXPECT_EQ(no_panel.derived.f_max, no_panel.derived.f_max_bulk);
+  EXPECT_LT(parse_scene(shapes, kPath).derived.f_max, no_panel.derived.f_max_bulk);
+}
+
 TEST(SceneChecks, EmitterLargerThanTheRoom) {
   expect_mentions(error_of(kScene, {{"emitter.radius", "5"}}),
                   {"[emitter] radius = 5", "larger than the room"});

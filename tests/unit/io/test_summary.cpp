@@ -55,3 +55,30 @@ TEST(Summary, KeysAndFullPrecision) {
   // The output high-pass applied to the records (the run report states it).
   EXPECT_EQ(j["derived"]["highpass_Hz"].get<double>(), scene.output.highpass);
 }
+
+// Each [boundary] shape's wall treatment, the key as given and why (wall = auto resolved).
+TEST(Summary, BoundaryWalls) {
+  const std::string text = std::string(kScene) + R"([boundary.floor]
+shape = rectangle
+center = 0.1 0.1 0
+normal = 0 0 1
+size = 0.2 0.2
+[boundary.plate]
+shape = disc
+center = 0.1 0.1 0.15
+normal = 0 0 1
+radius = 0.03
+wall = tethered
+)";
+  const sphreverb::Scene scene = sphreverb::parse_scene(text, "s.ini");
+  const auto j = nlohmann::ordered_json::parse(sphreverb::io::summary_json(scene, RunFacts{}));
+  ASSERT_EQ(j["boundaries"].size(), 2u);
+  EXPECT_EQ(j["boundaries"][0]["name"], "floor");
+  EXPECT_EQ(j["boundaries"][0]["shape"], "rectangle");
+  EXPECT_EQ(j["boundaries"][0]["wall"], "ghost");
+  EXPECT_EQ(j["boundaries"][0]["wall_given"], "auto");
+  EXPECT_EQ(j["boundaries"][0]["reason"], "auto: fixed rectangle closing the air");
+  EXPECT_EQ(j["boundaries"][1]["wall"], "tethered");
+  EXPECT_EQ(j["boundaries"][1]["wall_given"], "tethered");
+  EXPECT_EQ(j["boundaries"][1]["reason"], "wall = tethered given");
+}
