@@ -246,34 +246,37 @@ height = 0.06
   expect_same_as_one_rank(s);
 }
 
-TEST(Parallel, ReactingGhostWallsMatchOneRankBitForBit) {
-  // Band materials on ghost walls (reacting faces: a face element per ghost site, advanced on
-  // every rank where the ghost is active, ghost_walls.hpp): the V10 box mesh rotated 17 degrees
-  // about z with a curtain on every surface, and a ghost-walled plate of foam across a slab cut.
-  const std::string geometry = R"(
+// The V10 box mesh scaled 1.4 and rotated 17 degrees about z as a room of `room_material`, with a
+// ghost-walled 8 cm plate of `plate_material` facing -x at x = plate_x, a 3 cm disc in the air and
+// receivers at `near` and `far` (m); `materials` defines the materials used.
+std::string ghost_box_scene(const std::string& materials, const std::string& room_material,
+                            const std::string& plate_x, const std::string& plate_material,
+                            const std::string& near, const std::string& far) {
+  return R"(
 [time]
 sample_rate = 44100
 duration = 0.0015
 [fluid]
 spacing = 0.015
-[material.curtain]
-absorption_bands = 0.037 0.190 0.331 0.590 0.533 0.431
-[material.foam]
-absorption_bands = 0.043 0.149 0.431 0.803 0.934 0.803
+)" + materials +
+         R"(
 [geometry.room]
 mesh = meshes/box_v10.obj
 role = room
-material = curtain
+material = )" +
+         room_material + R"(
 scale = 1.4
 rotation = 0 0 17
 translation = 0.3 0.3 0.25
 [boundary.plate]
 shape = rectangle
 wall = ghost
-center = 0.33 0.3 0.25
+center = )" +
+         plate_x + R"( 0.3 0.25
 normal = -1 0 0
 size = 0.08 0.08
-material = foam
+material = )" +
+         plate_material + R"(
 [emitter]
 input = impulse
 center = 0.25 0.3 0.25
@@ -281,58 +284,38 @@ radius = 0.03
 deflection = 1e-5
 drive = displacement
 [receiver.near_plate]
-position = 0.3 0.27 0.25
+position = )" +
+         near + R"(
 [receiver.far]
-position = 0.2 0.35 0.3
-)";
+position = )" +
+         far + "\n";
+}
+
+void expect_ghost_box_same_as_one_rank(const std::string& scene_text) {
   const Scene s =
-      parse_scene(geometry, std::string(SPHREVERB_SOURCE_DIR) + "/tests/validation/mesh.ini");
+      parse_scene(scene_text, std::string(SPHREVERB_SOURCE_DIR) + "/tests/validation/mesh.ini");
   ASSERT_TRUE(s.derived.ghost_walls);
   expect_same_as_one_rank(s);
 }
 
+TEST(Parallel, ReactingGhostWallsMatchOneRankBitForBit) {
+  // Band materials on ghost walls (reacting faces: a face element per ghost site, advanced on
+  // every rank where the ghost is active, ghost_walls.hpp): a curtain on every surface of the
+  // rotated box, and a ghost-walled plate of foam across a slab cut.
+  expect_ghost_box_same_as_one_rank(
+      ghost_box_scene("[material.curtain]\nabsorption_bands = 0.037 0.190 0.331 0.590 0.533 0.431\n"
+                      "[material.foam]\nabsorption_bands = 0.043 0.149 0.431 0.803 0.934 0.803",
+                      "curtain", "0.33", "foam", "0.3 0.27 0.25", "0.2 0.35 0.3"));
+}
+
 TEST(Parallel, GhostWallsWithAResistiveFaceOnOneSlabMatchOneRankBitForBit) {
-  // A rigid room mesh (the V10 box rotated 17 degrees about z) with one absorbing ghost-walled
-  // plate near its low-x end: on 2-4 ranks only the low slabs hold resistive ghost sites, whose W
-  // follows the pressure. Every rank must rewrite its ghosts' velocities at the same refreshes
-  // as one rank does (ghost_walls.hpp, set_velocity_follows_density).
-  const std::string geometry = R"(
-[time]
-sample_rate = 44100
-duration = 0.0015
-[fluid]
-spacing = 0.015
-[material.absorber]
-absorption = 0.5
-[geometry.room]
-mesh = meshes/box_v10.obj
-role = room
-material = rigid
-scale = 1.4
-rotation = 0 0 17
-translation = 0.3 0.3 0.25
-[boundary.plate]
-shape = rectangle
-wall = ghost
-center = 0.15 0.3 0.25
-normal = -1 0 0
-size = 0.08 0.08
-material = absorber
-[emitter]
-input = impulse
-center = 0.25 0.3 0.25
-radius = 0.03
-deflection = 1e-5
-drive = displacement
-[receiver.near_plate]
-position = 0.2 0.27 0.25
-[receiver.far]
-position = 0.45 0.35 0.3
-)";
-  const Scene s =
-      parse_scene(geometry, std::string(SPHREVERB_SOURCE_DIR) + "/tests/validation/mesh.ini");
-  ASSERT_TRUE(s.derived.ghost_walls);
-  expect_same_as_one_rank(s);
+  // A rigid rotated box with one absorbing ghost-walled plate near its low-x end: on 2-4 ranks
+  // only the low slabs hold resistive ghost sites, whose W follows the pressure. Every rank must
+  // rewrite its ghosts' velocities at the same refreshes as one rank does (ghost_walls.hpp,
+  // set_velocity_follows_density).
+  expect_ghost_box_same_as_one_rank(ghost_box_scene("[material.absorber]\nabsorption = 0.5",
+                                                    "rigid", "0.15", "absorber", "0.2 0.27 0.25",
+                                                    "0.45 0.35 0.3"));
 }
 
 TEST(Parallel, SlabsCutByWorkAgreeOnEveryRank) {
