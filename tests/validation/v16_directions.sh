@@ -2,7 +2,6 @@
 # V16: runs box_v16.ini once per direction (the disc 9 cm from the receiver along it, facing
 # it), then checks the directions of arrival (`python3 -m sphreverb_post validate v16`).
 #   v16_directions.sh SPHREVERB RANKS OUTDIR PULSE_WAV [validate args ...]
-# With RANKS 1 the runs go two at a time (JOBS, default 2): each is small.
 set -euo pipefail
 exe=$1 ranks=$2 out=$3 pulse=$4
 shift 4
@@ -16,23 +15,17 @@ distance=0.09
 # name: unit vector from the receiver towards the source
 directions=("px:1 0 0" "mx:-1 0 0" "py:0 1 0" "my:0 -1 0" "pz:0 0 1" "mz:0 0 -1"
             "oblique:0.48 -0.6 0.64")
-parallel=1
-((ranks == 1)) && parallel=${JOBS:-2}
 runs=()
-# Waits for one background run; a failed run prints its log and fails the case.
-reap() { wait -n || { for r in "${runs[@]}"; do grep -q "info done" "$out/$r.log" || cat "$out/$r.log"; done; exit 1; }; }
 for d in "${directions[@]}"; do
   name=${d%%:*} u=${d#*:}
   read -r cx cy cz < <(awk -v r="$receiver" -v u="$u" -v d="$distance" 'BEGIN {
     split(r, a, " "); split(u, b, " ");
     printf "%.6f %.6f %.6f\n", a[1] + d * b[1], a[2] + d * b[2], a[3] + d * b[3] }')
   read -r nx ny nz < <(awk -v u="$u" 'BEGIN { split(u, b, " "); print -b[1], -b[2], -b[3] }')
-  (($(jobs -rp | wc -l) < parallel)) || reap
   mpiexec -n "$ranks" "$exe" run "$here/box_v16.ini" --out "$out/$name" --output.checkpoint_every 0 \
     --emitter.input "$pulse" --emitter.center "$cx $cy $cz" --emitter.normal "$nx $ny $nz" \
-    >"$out/$name.log" 2>&1 &
+    >"$out/$name.log" 2>&1 || { cat "$out/$name.log"; exit 1; }
   runs+=("$name")
 done
-while (($(jobs -rp | wc -l) > 0)); do reap; done
 PYTHONPATH=$post /usr/bin/python3 -m sphreverb_post validate v16 "$out" --runs "${runs[@]}" \
   --receiver mic "$@" --json "$out/validation.json"
