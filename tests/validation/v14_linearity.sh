@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # V14 linearity: the V5 box driven by its monopole (box_v14.ini, the second derivative of a 3 ms
 # Hann pulse) at level 0.01 Pa and at 1 Pa, 10 ms each on one rank; the 1 Pa record must equal
-# 100 times the 0.01 Pa record within 2 % rms over those 10 ms (measured 0.56 %; a non-linear
-# wall near the source gave 14 %, docs/validation.md, V14).
+# 100 times the 0.01 Pa record within 2 % rms over those 10 ms (measured 0.56 %, 0.60 % with
+# `[room] walls = tethered`; docs/validation.md, V14).
 #   v14_linearity.sh SPHREVERB SOURCE_DIR PULSE_WAV WORK_DIR
 set -euo pipefail
 exe=$1 src=$2 pulse=$3 work=$4

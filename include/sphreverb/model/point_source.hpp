@@ -42,7 +42,7 @@ struct PointSourceParams {
 // (r << c x the pulse's duration), by xi(r) = V F(r/s) / (4 pi r^2), F the Gaussian's mass within
 // r; xi peaks at r = 1.3688 s at 0.017030 V / s^2. The returned ratio max_r xi / s =
 // 0.017030 V_peak / s^3, V_peak = max |V(t)| over the drive. Measured in the V5 box
-// (docs/validation.md, V14): the record departs from linear in the level by 0.6 to 1.3 times this
+// (docs/validation.md, V14): the record departs from linear in the level by 0.5 to 1.3 times this
 // ratio over its first 5 to 25 ms, more later, and from about 0.02 the particles around the
 // source can leave their lattice sites until the record is lost.
 inline constexpr double kSourceDisplacementPeak = 0.01702951;  // max_u F(u) / (4 pi u^2)
