@@ -1,7 +1,10 @@
 // `sphreverb check SCENE.ini [--ranks N] [...]`: validates the scene and prints what the run
 // would cost; runs nothing and writes nothing.
 #include <iostream>
+#include <string>
+#include <vector>
 
+#include "app/detail/input.hpp"
 #include "app/detail/report.hpp"
 #include "parallel/detail/mpi.hpp"
 #include "sphreverb/app/app.hpp"
@@ -20,6 +23,18 @@ int check_command(const Command& cmd, MPI_Comm comm) {
     if (rank == 0)
       std::cout << app::describe(scene, dec, ranks) << app::surfaces_report(scene)
                 << cost_report(scene, estimate_cost(scene, dec, ranks));
+    if (rank == 0 && !scene.sources.empty()) {
+      // The sources' inputs for their level warnings; an input that cannot be read is the run's
+      // error (it reads them first), not check's.
+      std::vector<Signal> inputs;
+      try {
+        inputs = app::load_source_inputs(scene);
+      } catch (const std::exception&) {
+        inputs.clear();
+      }
+      for (const std::string& w : app::source_level_warnings(scene, inputs))
+        std::cout << "  warning: " << w << "\n";
+    }
     if (ranks > dec.max_ranks) {
       if (rank == 0)
         logger("run")->error(

@@ -1,10 +1,22 @@
 #include "sphreverb/model/point_source.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <utility>
 
 namespace sphreverb {
+
+double source_peak_volume(const Signal& input, const DriveParams& drive, std::int64_t steps) {
+  EmitterDrive d(input, drive);
+  double peak = 0.0;
+  for (std::int64_t n = 0; n < steps; ++n) peak = std::max(peak, std::abs(d.at(n).shift));
+  return peak;
+}
+
+double source_displacement_ratio(double peak_volume, double sigma) {
+  return kSourceDisplacementPeak * peak_volume / (sigma * sigma * sigma);
+}
 
 PointSources::PointSources(std::vector<PointSourceParams> sources)
     : sources_(std::move(sources)), candidates_(sources_.size()) {}

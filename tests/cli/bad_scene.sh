@@ -61,9 +61,19 @@ case_ emitter_larger_than_room 2 "[emitter] radius = 5: the disc is larger than 
 # The output high-pass: its range, and below 0.4 sample_rate.
 case_ highpass_range 2 "[output] highpass" check "$base" --output.highpass 1001
 case_ highpass_rate 2 "must be below 0.4 sample_rate = 800 Hz" check "$base" --time.sample_rate 2000 --output.highpass 900
-# The two warnings: exit 0, and the warning in check's output.
+# Two warnings: exit 0, and the warning in check's output.
 case_ room_off_lattice 0 "warning: [room] faces not dx/2" check "$base" --room.max "0.8 0.6 0.5"
 case_ free_emitter 0 "free in the air" check "$base" --emitter.center "0.2 0.2 0.2"
+# A monopole loud enough to push the air at its Gaussian by more than 0.01 of its width (the
+# impulse at 100 Pa: 0.104); none at the scene's 0.01 Pa.
+v14="$src/tests/validation/box_v14.ini"
+case_ loud_monopole 0 "warning: [emitter.mono] level = 100 Pa" check "$v14" --emitter.mono.level 100
+"$exe" check "$v14" > "$work/quiet_monopole.log" 2>&1
+if grep -q 'warning: \[emitter.mono\]' "$work/quiet_monopole.log"; then
+  failures=$((failures + 1)); echo "FAIL quiet_monopole: warns at 0.01 Pa"
+else
+  passed=$((passed + 1)); echo "ok   quiet_monopole"
+fi
 # The reference.
 case_ keys 0 '| `spacing` | number | m | `0.015` | (0, 1] |' keys
 

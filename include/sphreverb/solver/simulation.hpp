@@ -87,6 +87,7 @@ class Simulation {
   // Rank 0, before record(): the input of each [emitter.NAME] source in scene order, at the run's
   // sample rate (a source without one stays silent).
   void set_source_inputs(std::vector<Signal> inputs) { source_inputs_ = std::move(inputs); }
+  const std::vector<Signal>& source_inputs() const { return source_inputs_; }  // rank 0
 
   // One time step (collective). `acoustic`: the emitter moves (stage 2); else stage 1 damping.
   void step(bool acoustic);

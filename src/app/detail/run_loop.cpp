@@ -181,6 +181,8 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
   if (rank_of(comm) == 0) {
     std::istringstream lines(describe(scene, sim.decomposition(), size_of(comm)));
     for (std::string line; std::getline(lines, line);) log->info("{}", line);
+    for (const std::string& w : source_level_warnings(scene, sim.source_inputs()))
+      log->warn("{}", w);
   }
   on_root(comm, [&] { io::write_surface_file(dir.path(), scene_surface_mesh(scene)); });
   Checkpointer ckpt(scene, dir, sim, input, comm);

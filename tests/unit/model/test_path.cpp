@@ -2,10 +2,12 @@
 // paths hit their keyframes and move at constant speed; smooth ones are C1 (velocity continuous
 // at inner keyframes, at rest at both ends) and their velocity is the derivative of their
 // position; the Gaussian source distribution sums to one on the lattice, so a source adds
-// rho0 Q dx^-3 in total mass rate.
+// rho0 Q dx^-3 in total mass rate; the level check's estimate of how far a source pushes the air
+// (its peak injected volume, the Gaussian's largest outward displacement).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "sphreverb/core/particles.hpp"
 #include "sphreverb/model/path.hpp"
@@ -68,6 +70,41 @@ TEST(PointSource, GaussianSumsToOneOnTheLattice) {
     for (double d : p.drho) total += d * dx * dx * dx;
     EXPECT_NEAR(total / (rho0 * q), 1.0, 2e-5) << "moving " << moving;  // mass rate rho0 Q
   }
+}
+
+// xi(r) = V F(r/s) / (4 pi r^2), F(u) = erf(u / sqrt 2) - sqrt(2 / pi) u exp(-u^2 / 2) the
+// Gaussian's mass within r = u s: the constant is its maximum over a fine scan of u.
+TEST(PointSource, DisplacementRatioIsTheLargestOutwardDisplacement) {
+  double peak = 0.0, at = 0.0;
+  for (double u = 0.01; u < 5.0; u += 1e-5) {
+    const double f = (std::erf(u / std::numbers::sqrt2) -
+                      std::sqrt(2.0 / std::numbers::pi) * u * std::exp(-0.5 * u * u)) /
+                     (4.0 * std::numbers::pi * u * u);
+    if (f > peak) peak = f, at = u;
+  }
+  EXPECT_NEAR(kSourceDisplacementPeak / peak, 1.0, 1e-6);
+  EXPECT_NEAR(at, 1.3688, 1e-3);
+  const double v = 4.1e-6, s = 0.0225;  // V14's pulse at 1 Pa, s = 1.5 x 1.5 cm
+  EXPECT_NEAR(source_displacement_ratio(v, s), peak * v / (s * s * s),
+              1e-6 * peak * v / (s * s * s));
+}
+
+// An acceleration drive of sin(2 pi t / T) over one period T (no leak): the volume is the double
+// integral k fs^2 (T / 2 pi) (t - (T / 2 pi) sin(2 pi t / T)), rising to k fs^2 T^2 / (2 pi) at
+// the pulse's end and constant after it.
+TEST(PointSource, PeakVolumeIsTheDoubleIntegralOfTheInput) {
+  const double fs = 44100.0, k = 1e-9;
+  const int n = 132;  // T = 3 ms
+  Signal in{fs, {}};
+  for (int i = 0; i <= n; ++i) in.samples.push_back(std::sin(2.0 * std::numbers::pi * i / n));
+  const double t = n / fs, expected = k * fs * fs * t * t / (2.0 * std::numbers::pi);
+  const DriveParams drive{Drive::Acceleration, k, 0.5 / fs, 0.0};
+  EXPECT_NEAR(source_peak_volume(in, drive, 4 * n) / expected, 1.0, 1e-3);
+  // Halfway: the last of n steps is at (n - 1) dt, the pulse's time one sample (two steps) less.
+  const double u = (n - 3) / (2.0 * n);
+  EXPECT_NEAR(source_peak_volume(in, drive, n) / expected,
+              u - std::sin(2.0 * std::numbers::pi * u) / (2.0 * std::numbers::pi), 1e-3);
+  EXPECT_EQ(source_peak_volume(in, drive, 0), 0.0);
 }
 
 }  // namespace
