@@ -64,16 +64,17 @@ stage2_checkpoint ||
   { cat "$work"/chain-*.out; echo "chain: no stage-2 checkpoint appeared" >&2; exit 1; }
 scancel --signal=USR1 --batch "$chain"
 echo "chain: job $chain signalled with USR1 in stage 2"
-# Slurm holds a requeued job back (BeginTime ~2 min ahead); release it once it is pending and the
-# first slot's processes are gone. (Released while they were still exiting, the new slot failed at
-# once with exit 1 and no output, in 3 of ~8 runs on one machine.)
+# Slurm holds a requeued job back until AuthInfo cred_expire + 1 s after the requeue (121 s by
+# default), because slurmd refuses to launch it with a credential created in the same second as the
+# requeue (slurmd revokes the job's credentials at the requeue, compared at one-second resolution):
+# the job then ends at once, FAILED with exit code 1 and no output, and slurmd.log says "Job N
+# already killed, do not launch batch job". The test releases the job early, but only in a later
+# second than the one in which squeue shows it PENDING, which it does only after slurmd has
+# processed the requeue (the job is COMPLETING until then).
 for _ in $(seq 1 300); do
-  if squeue -h -j "$chain" -o '%T %r' 2> /dev/null | grep -q '^PENDING'; then
-    for _ in $(seq 1 60); do
-      pgrep -f "$work/chain" > /dev/null || break
-      sleep 0.5
-    done
-    sleep 1
+  if squeue -h -j "$chain" -o '%T' 2> /dev/null | grep -q '^PENDING'; then
+    seen=$(date +%s)
+    while (($(date +%s) <= seen)); do sleep 0.1; done
     scontrol update JobId="$chain" StartTime=now && break
   fi
   squeue -h -j "$chain" 2> /dev/null | grep -q . || break
@@ -84,6 +85,9 @@ out=$work/chain-$chain.out
 cat "$out"
 [[ $state == COMPLETED ]] || {
   grep "^JobId=$chain " "$SLURM_LOCAL_DIR/log/jobcomp.txt" >&2
+  scontrol show job "$chain" >&2 || true
+  grep -F "Job $chain already killed, do not launch batch job" "$SLURM_LOCAL_DIR/log/slurmd.log" >&2 &&
+    echo "chain: slurmd refused to launch the requeued job (released in the second of its requeue)" >&2
   tail -n 40 "$SLURM_LOCAL_DIR/log/slurmd.log" "$SLURM_LOCAL_DIR/log/slurmctld.log" >&2 || true
   echo "chain: $state" >&2
   exit 1
