@@ -104,6 +104,18 @@ bool reacting_ghost_walls(const Scene& s) {
   return false;
 }
 
+// Whether the scene's ghost walls keep a row of state per site: band materials (reacting faces)
+// and broadband absorbing ones (resistive faces: their W of the last step), ghost_walls.hpp.
+bool ghost_face_rows(const Scene& s) {
+  const auto absorbing = [&](const std::string& name) { return !s.material(name).rigid; };
+  for (const GeometrySpec& g : s.geometries)
+    for (const std::string& name : g.surface_material)
+      if (absorbing(name)) return true;
+  for (const BoundarySpec& b : s.boundaries)
+    if (b.wall == BoundaryWall::Ghost && absorbing(b.material)) return true;
+  return false;
+}
+
 // Collective: dataset `name` of the table, [rows, cols], this rank's rows [first, first + count).
 void put(File& f, const char* name, const void* data, std::uint64_t rows, std::uint64_t first,
          std::uint64_t count, std::uint64_t receivers = 0) {
@@ -362,7 +374,7 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     f.attribute("step", step);
 
     write_particles(f, scene, particles, total, first, rank, state);
-    if (reacting_ghost_walls(scene)) write_ghost_faces(f, state.ghost_faces, comm);
+    if (ghost_face_rows(scene)) write_ghost_faces(f, state.ghost_faces, comm);
 
     const Simulation::RunState& r = state.run;
     put_scalar(f, "/run/step", step);

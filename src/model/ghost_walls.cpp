@@ -229,6 +229,13 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
             if (depth > 0.05 * dx) odd[q] = std::clamp(sigma / depth, -1.0, 1.0);
           }
         }
+        // The point whose state the ghost takes: x_m (or its own site) where interpolated or
+        // extrapolated to it, the stencil's centroid for a Shepard average.
+        Vec3 from = xm;
+        if (!done) {
+          from = Vec3{};
+          for (std::size_t q = 0; q < ids.size(); ++q) from += w[q] * l.site_of(ids[q]);
+        }
         Site g;
         g.x = x;
         const std::int64_t e = (i + pad) + ext[0] * ((j + pad) + ext[1] * std::int64_t{k + pad});
@@ -236,11 +243,18 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         g.faces = c.faces;
         for (int q = 0; q < c.faces; ++q)
           g.normal[q] = c.normal[q], g.admittance[q] = c.admittance[q], g.odd[q] = odd[q],
-          g.drive[q] = drive[q], driven_ = driven_ || drive[q] != 0.0;
+          g.drive[q] = drive[q], driven_ = driven_ || drive[q] != 0.0,
+          g.lever[q] = dot(x - from, c.normal[q]);
         // A face of a band material: a face element of its own (integrators shared per wall).
+        bool reacting_site = false;
         for (int q = 0; q < c.faces; ++q) {
           const WallImpedance& z = c.reacting[q];
-          if (!(z.mass > 0.0)) continue;
+          if (!(z.mass > 0.0)) {
+            // A resistive face: a row that keeps its W of the last step (refresh()).
+            if (c.admittance[q] > 0.0 && drive[q] == 0.0 && g.element < 0)
+              g.element = static_cast<std::int32_t>(stats_.elements++);
+            continue;
+          }
           std::size_t m = 0;
           while (m < impedances_.size() &&
                  !(impedances_[m].resistance == z.resistance && impedances_[m].mass == z.mass &&
@@ -248,8 +262,10 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
             ++m;
           if (m == impedances_.size()) impedances_.push_back(z), steps_.emplace_back(z, params_.dt);
           g.step[q] = static_cast<std::int8_t>(m);
-          if (g.element < 0) g.element = static_cast<std::int32_t>(stats_.reacting++);
+          if (g.element < 0) g.element = static_cast<std::int32_t>(stats_.elements++);
+          reacting_site = true;
         }
+        if (reacting_site) ++stats_.reacting;
         g.first = static_cast<std::uint32_t>(stencil_id_.size());
         g.count = static_cast<std::uint32_t>(ids.size());
         stencil_id_.insert(stencil_id_.end(), ids.begin(), ids.end());
@@ -257,9 +273,16 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         sites_.push_back(g);
       }
   stats_.sites = sites_.size();
-  face_x_.assign(3 * stats_.reacting, 0.0);
-  face_w_.assign(3 * stats_.reacting, 0.0);
-  was_active_.assign(stats_.reacting, 0);
+  face_x_.assign(3 * stats_.elements, 0.0);
+  // A resistive face's W of the last step: before the first, its W at rest.
+  face_w_.assign(3 * stats_.elements, 0.0);
+  for (const Site& g : sites_)
+    if (g.element >= 0)
+      for (int q = 0; q < g.faces; ++q)
+        if (g.step[q] < 0 && g.admittance[q] > 0.0)
+          face_w_[3 * static_cast<std::size_t>(g.element) + static_cast<std::size_t>(q)] =
+              g.admittance[q] * params_.eos.pressure(params_.eos.rho0);
+  was_active_.assign(stats_.elements, 0);
   velocity_follows_density_ = pressure_dependent();
   stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -351,6 +374,7 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
   const bool density = fields.has(Field::Density);
   const bool velocity = fields.has(Field::Velocity) || (velocity_follows_density_ && density);
   if (!density && !velocity) return;
+  if (density) mirror_rho_.resize(active_.size());
   std::size_t e = 0;
   for (std::size_t a = 0; a < active_.size(); ++a) {
     const Site& s = sites_[active_[a]];
@@ -364,7 +388,10 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
       if (velocity) v += w * Vec3{p.vx[j], p.vy[j], p.vz[j]};
     }
     e += s.count;
-    if (density) p.rho[slot] = rho;
+    if (density) {
+      mirror_rho_[a] = rho;
+      p.rho[slot] = s.element >= 0 ? rho + moving_face_density(s, rho) : rho;
+    }
     if (velocity) {
       for (int k = 0; k < s.faces; ++k) {
         const Vec3& n = s.normal[k];
@@ -382,6 +409,27 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
   }
 }
 
+double GhostWalls::moving_face_density(const Site& s, double rho) const {
+  // Across a face that moves, dp/dn = -rho0 dW/dt (the air's momentum at the wall), not 0 as
+  // for a rigid one: the ghost's pressure is the state's plus that gradient times the lever.
+  // dW/dt of a reacting face from its element's equation (reacting_face.hpp eq. 2) at its
+  // current state, of a resistive face from its W = p / R now and at the last step.
+  const double pressure = params_.eos.pressure(rho);
+  const std::size_t row = 3 * static_cast<std::size_t>(s.element);
+  double dp = 0.0;
+  for (int k = 0; k < s.faces; ++k) {
+    double rate = 0.0;
+    if (s.step[k] >= 0) {
+      const WallImpedance& z = impedances_[static_cast<std::size_t>(s.step[k])];
+      rate = (pressure - z.resistance * face_w_[row + k] - z.stiffness * face_x_[row + k]) / z.mass;
+    } else if (s.admittance[k] > 0.0 && s.drive[k] == 0.0 && params_.dt > 0.0) {
+      rate = (s.admittance[k] * pressure - face_w_[row + k]) / params_.dt;
+    }
+    dp -= params_.eos.rho0 * rate * s.lever[k];
+  }
+  return dp / (params_.eos.c0 * params_.eos.c0);
+}
+
 void GhostWalls::refresh(const Particles& p, std::vector<double>& values) const {
   std::size_t e = 0;
   for (std::size_t a = 0; a < active_.size(); ++a) {
@@ -394,17 +442,19 @@ void GhostWalls::refresh(const Particles& p, std::vector<double>& values) const 
   (void)p;  // the entries' values are in `values`
 }
 
-void GhostWalls::advance_faces(const Particles& p) {
-  if (!reacting()) return;
+void GhostWalls::advance_faces() {
+  if (stats_.elements == 0) return;
   for (std::size_t a = 0; a < active_.size(); ++a) {
     const Site& s = sites_[active_[a]];
     if (s.element < 0) continue;
-    const double pressure = params_.eos.pressure(p.rho[first_slot_ + a]);  // p(x_m)^n
+    const double pressure = params_.eos.pressure(mirror_rho_[a]);  // p(x_m)^n
     const std::size_t row = 3 * static_cast<std::size_t>(s.element);
     for (int k = 0; k < s.faces; ++k)
       if (s.step[k] >= 0)
         steps_[static_cast<std::size_t>(s.step[k])].advance(pressure, face_x_[row + k],
                                                             face_w_[row + k]);
+      else if (s.admittance[k] > 0.0 && s.drive[k] == 0.0)
+        face_w_[row + k] = s.admittance[k] * pressure;  // W^n of the resistive face
   }
   ++advanced_;
 }
@@ -426,7 +476,7 @@ std::vector<GhostWalls::FaceState> GhostWalls::face_states() const {
 }
 
 void GhostWalls::set_face_states(const std::vector<FaceState>& states) {
-  if (!reacting()) return;
+  if (stats_.elements == 0) return;
   std::unordered_map<std::int64_t, const FaceState*> by_key;
   by_key.reserve(states.size());
   for (const FaceState& f : states) by_key.emplace(f.key, &f);

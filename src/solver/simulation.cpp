@@ -379,7 +379,7 @@ void Simulation::step(bool acoustic) {
   timings_.lap(Phase::Forces);
   kick(p_, d.dt, acoustic ? 0.0 : scene_.equilibrium.damping);  // v^{n+1/2}
   if (p_.face_state) move_faces();  // W^{n+1/2}, X^{n+1} of the reacting faces under p^n
-  ghosts_.advance_faces(p_);        // the same for the reacting ghost faces, under p(x_m)^n
+  ghosts_.advance_faces();          // the same for the ghost faces, under p(x_m)^n
   timings_.lap(Phase::Integration);
   refresh(Field::Velocity);
 

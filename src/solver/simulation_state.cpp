@@ -20,6 +20,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "sphreverb/core/log.hpp"
 #include "sphreverb/solver/simulation.hpp"
 
 namespace sphreverb {
@@ -130,6 +131,15 @@ void Simulation::import_state(SimulationState s) {
     throw CollectiveError(
         "the state holds no ghost face-element state (/ghost_faces/...), which this scene's "
         "reacting ghost walls need");
+  // The resistive ghost faces' W of the last step: a state without it (written before they kept
+  // one) restarts them with no rate of W in the first step, not exactly.
+  int no_rows = ghosts_.stats().elements > 0 && !s.ghost_face_state ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &no_rows, 1, MPI_INT, MPI_MAX, comm_);
+  if (rank_ == 0 && no_rows)
+    logger("sim")->warn(
+        "the state holds no ghost face rows (/ghost_faces/...): the absorbing ghost walls restart "
+        "without their last step's wall velocity, so this run differs slightly from an "
+        "uninterrupted one");
   ghosts_.set_face_states(s.ghost_faces);  // before the rebuild, whose ghosts reflect about W
   s.ghost_faces.clear();
   const bool face = p_.face_state;

@@ -6,7 +6,8 @@
 # restarts from a stage-2 checkpoint on 1, 2 and 3 ranks equal the uninterrupted run, byte for
 # byte (WAVs, receiver records, particles and the ghost face elements by key), across neighbour
 # rebuilds. A checkpoint
-# without the ghost face elements is refused with exit 2.
+# without the ghost face elements is refused with exit 2. The same for a resistive end face
+# (below).
 #   restart_ghost_bands.sh SPHREVERB SOURCE_DIR WORK_DIR
 source "$(dirname "$0")/common.sh"
 scene=$src/tests/validation/tube_v12.ini
@@ -48,4 +49,28 @@ rc=0
 on 2 restart "$work/no_ghost.h5" --out "$work/no_ghost" >"$work/no_ghost.log" 2>&1 || rc=$?
 [[ $rc == 2 ]] && grep -q "ghost walls" "$work/no_ghost.log" ||
   { echo "FAIL: a checkpoint without ghost face elements gave exit $rc"; sed 's/^/    | /' "$work/no_ghost.log" | tail -5; exit 1; }
+# Resistive ghost walls (broadband absorption 0.5 on the end face): each site keeps the face's W
+# of the last step, for the pressure gradient of its acceleration in the ghosts (ghost_walls.hpp),
+# stored in the checkpoint beside the elements. The same equalities; a checkpoint without those
+# rows restarts with a warning.
+opts=("${opts[@]/curtain/sample}" --material.sample.absorption 0.5)
+on 2 run "$scene" --out "$work/res_full" "${opts[@]}" >"$work/res_full.log" 2>&1
+on 1 run "$scene" --out "$work/res_np1" "${opts[@]}" >"$work/res_np1.log" 2>&1
+same "$work/res_full" "$work/res_np1"
+ck=$(ls "$work"/res_full/checkpoints/step_*.h5 | sort | sed -n 2p)
+/usr/bin/python3 -c "import h5py, sys, numpy as np
+with h5py.File(sys.argv[1], 'r') as f:
+    assert f['/run/stage'][0] == 2 and np.count_nonzero(f['/ghost_faces/velocity'][...]) > 0, \
+        'no resistive ghost face rows in the stage-2 checkpoint'" "$ck"
+for n in 1 3; do
+  on $n restart "$ck" --out "$work/res_r$n" >"$work/res_r$n.log" 2>&1
+  same "$work/res_full" "$work/res_r$n"
+done
+cp "$ck" "$work/res_no_rows.h5"
+/usr/bin/python3 -c "import h5py, sys
+with h5py.File(sys.argv[1], 'r+') as f:
+    del f['/ghost_faces']" "$work/res_no_rows.h5"
+on 2 restart "$work/res_no_rows.h5" --out "$work/res_no_rows" >"$work/res_no_rows.log" 2>&1 &&
+  grep -q "no ghost face rows" "$work/res_no_rows.log" ||
+  { echo "FAIL: a checkpoint without resistive ghost rows did not restart with a warning"; exit 1; }
 echo "restart_ghost_bands: all passed"

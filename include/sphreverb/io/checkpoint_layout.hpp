@@ -91,7 +91,7 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
     // The reacting ghost walls' face elements (ghost_walls.hpp), keyed by ghost.
     {"/ghost_faces/key", CkptType::I64, CkptRows::GhostFaces, 0, "1",
      "key of the ghost site whose face elements the row holds (decomposition-independent: its "
-     "site on the padded lattice); only in scenes with reacting ghost walls, which restart from "
+     "site on the padded lattice); only in scenes with absorbing ghost walls, which restart from "
      "them",
      nullptr, true},
     {"/ghost_faces/displacement", CkptType::F64, CkptRows::GhostFaces, 3, "m",
@@ -99,8 +99,9 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
      "point (contact order; 0 for a face that is not reacting)",
      nullptr, true},
     {"/ghost_faces/velocity", CkptType::F64, CkptRows::GhostFaces, 3, "m/s",
-     "outward velocity W^(n-1/2) of those face elements, half a step before /run/time", nullptr,
-     true},
+     "outward velocity W^(n-1/2) of those face elements, half a step before /run/time; for a "
+     "resistive face p(x_m)/R a step before it",
+     nullptr, true},
     {"/particles/pressure", CkptType::F64, CkptRows::Particles, 0, "Pa",
      "pressure deflection p' = p(rho) - p(rho0) from the equation of state (for viewing; not "
      "read on restart)",

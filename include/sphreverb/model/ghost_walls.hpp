@@ -15,7 +15,14 @@
 // of a band material is a reacting wall of the fitted Z = R + j(wM - K/w) (material.hpp eq. 1):
 // each ghost site carries, per such face, a face element of its own (X_k, W_k), advanced once
 // per step by M dW/dt + R W + K X = p(x_m) under the pressure at its mirror point
-// (reacting_face.hpp eq. 2), and W_k is that element's velocity. Behind
+// (reacting_face.hpp eq. 2), and W_k is that element's velocity. A face that moves so has a
+// normal pressure gradient at the wall, dp/dn_k = -rho0 dW_k/dt (the air's momentum there), where
+// a rigid face has none: the ghost's density is the interpolated one plus that gradient times
+// the distance along n_k from the interpolated state's point to the ghost (Marrone et al. 2011,
+// sec. 3, the pressure of ghosts beside an accelerating body), with dW_k/dt from the element's
+// equation, or for a resistive face from its W = p(x_m)/R now and at the last step (kept per
+// site like an element). Without it an oblique absorbing face absorbed 0.87 to 1.16 times its
+// admittance, depending on its angle to the lattice (docs/theory/walls.md). Behind
 // the emitter disc W_k = V n_disc . n_k, V its speed: a velocity boundary (a piston). At a
 // point in the middle of a face this is one reflection; nearest to an edge or a corner of a box
 // it reflects every velocity component normal to the faces there, the images of mirror_walls.hpp.
@@ -40,13 +47,14 @@
 // Keys: a ghost's key is image_key(lattice.sites() + e, 0) with e the index of its site on the
 // lattice extended by `pad` sites on every side, unique and the same on every rank.
 //
-// The face elements are computed redundantly: every rank advances those of its active ghosts
-// (within reach of an owned particle), from the ghost's interpolated density, which is the same
-// sum of the same halo values on every rank. A ghost active on several ranks therefore holds the
-// same state on each, bit for bit, as long as it stays active from the start; a site that turns
-// active later on a rank (a particle moved into reach of it after the first rebuild) is counted
-// (Stats::late) and starts from the state this rank holds, which may differ from another rank's.
-// A checkpoint stores the elements of every rank's active ghosts by key (face_states).
+// The face elements (and the resistive faces' rows) are computed redundantly: every rank advances
+// those of its active ghosts (within reach of an owned particle), from the ghost's interpolated
+// density, which is the same sum of the same halo values on every rank. A ghost active on several
+// ranks therefore holds the same state on each, bit for bit, as long as it stays active from the
+// start; a site that turns active later on a rank (a particle moved into reach of it after the
+// first rebuild) is counted (Stats::late) and starts from the state this rank holds, which may
+// differ from another rank's. A checkpoint stores the elements of every rank's active ghosts by key
+// (face_states).
 #pragma once
 
 #include <algorithm>
@@ -93,8 +101,9 @@ class GhostWalls {
   // How the ghosts' mirror states are interpolated (counts, for the log).
   struct Stats {
     std::size_t sites = 0, lagrange = 0, shepard = 0, dropped = 0;
-    std::size_t reacting = 0;  // sites with a face element (a band material's face)
-    std::size_t late = 0;      // reacting sites that turned active after steps had run
+    std::size_t reacting = 0;  // sites with a face element of a band material's face
+    std::size_t elements = 0;  // sites with a row of face state (a band or a resistive face)
+    std::size_t late = 0;      // such sites that turned active after steps had run
     double seconds = 0.0;
   };
   // The face elements of one ghost site (its faces in contact order; 0 for a face that is not
@@ -126,11 +135,11 @@ class GhostWalls {
   // Some ghost site has a face element (a face of a band material).
   bool reacting() const { return stats_.reacting > 0; }
 
-  // Advances the face elements of the active reacting ghosts by one step under their current
-  // pressure p(rho_g) (reacting_face.hpp eq. 2): (X^n, W^{n-1/2}) -> (X^{n+1}, W^{n+1/2}). Pre:
-  // the ghosts' densities are rho^n (refreshed). Local; the ghosts' velocities follow at the next
-  // velocity refresh.
-  void advance_faces(const Particles& p);
+  // Advances the face elements of the active reacting ghosts by one step under the pressure at
+  // their mirror points p(x_m)^n (reacting_face.hpp eq. 2): (X^n, W^{n-1/2}) -> (X^{n+1},
+  // W^{n+1/2}); a resistive face's row keeps W^n = p(x_m)^n / R. Pre: the ghosts' densities are
+  // rho^n (refreshed). Local; the ghosts' velocities follow at the next velocity refresh.
+  void advance_faces();
   // The face elements of the active reacting ghosts, ascending by key.
   std::vector<FaceState> face_states() const;
   // Sets the face elements of every site whose key is in `states` (any order; others keep theirs).
@@ -164,12 +173,18 @@ class GhostWalls {
     double drive[3] = {0.0, 0.0, 0.0};  // the face's normal velocity per unit disc speed
     // Per face: v.n - W of the ghost = odd * (that of the interpolated state); -1 reflects.
     double odd[3] = {-1.0, -1.0, -1.0};
+    // Per face: the distance (m) along its normal from the point whose state the ghost takes
+    // (x_m, its own site, or a Shepard stencil's centroid) to the ghost's site; the pressure
+    // grows across it by -rho0 dW/dt per metre on a face that moves (refresh()).
+    double lever[3] = {0.0, 0.0, 0.0};
     std::uint32_t first = 0, count = 0;  // its stencil in stencil_id_ / weight_
     std::int32_t element = -1;           // its row in face_x_ / face_w_ (-1: no reacting face)
     std::int8_t step[3] = {-1, -1, -1};  // per face: its element's integrator in steps_ (-1: none)
   };
   template <class F>
   void build(const SolidGeometry& geometry, F&& air, int axis, double lo, double hi);
+  // The density the pressure gradient across the site's moving faces adds to the state rho.
+  double moving_face_density(const Site& s, double rho) const;
   void build_impl(const SolidGeometry& geometry, const std::vector<char>& air_block,
                   const int block_lo[3], const int block_n[3], int axis, double lo, double hi);
 
@@ -188,6 +203,9 @@ class GhostWalls {
   std::vector<WallImpedance> impedances_;
   std::vector<ReactingFaceStep> steps_;
   std::vector<double> face_x_, face_w_;
+  // Per active ghost (active order): the density interpolated at its state's point, before the
+  // moving faces' pressure gradient is added (refresh()): the faces' elements are driven by it.
+  mutable std::vector<double> mirror_rho_;
   std::vector<char> was_active_;  // per reacting site: active at the last rebuild
   std::int64_t advanced_ = 0;     // steps the elements were advanced
   Stats stats_;
