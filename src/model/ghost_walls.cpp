@@ -218,17 +218,6 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
         // (a site within the clearance) lies in the air at signed depth sigma > 0: v.n - W is
         // interpolated linearly from the face (0) to its stencil's centroid at depth s, W + (sigma
         // / s) (v.n - W); extrapolated from a probe, its state is that at its own site (factor +1).
-        double odd[3] = {-1.0, -1.0, -1.0};
-        if (done && !solid) odd[0] = odd[1] = odd[2] = 1.0;
-        if (!done && !solid) {
-          Vec3 centroid;
-          for (std::size_t q = 0; q < ids.size(); ++q) centroid += w[q] * l.site_of(ids[q]);
-          for (int q = 0; q < c.faces; ++q) {
-            const double depth = dot(c.point - centroid, c.normal[q]);  // of the centroid, > 0
-            const double sigma = -dot(x - c.point, c.normal[q]);        // of the ghost, >= 0
-            if (depth > 0.05 * dx) odd[q] = std::clamp(sigma / depth, -1.0, 1.0);
-          }
-        }
         // The point whose state the ghost takes: x_m (or its own site) where interpolated or
         // extrapolated to it, the stencil's centroid for a Shepard average.
         Vec3 from = xm;
@@ -236,6 +225,14 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
           from = Vec3{};
           for (std::size_t q = 0; q < ids.size(); ++q) from += w[q] * l.site_of(ids[q]);
         }
+        double odd[3] = {-1.0, -1.0, -1.0};
+        if (done && !solid) odd[0] = odd[1] = odd[2] = 1.0;
+        if (!done && !solid)
+          for (int q = 0; q < c.faces; ++q) {
+            const double depth = dot(c.point - from, c.normal[q]);  // of the centroid, > 0
+            const double sigma = -dot(x - c.point, c.normal[q]);    // of the ghost, >= 0
+            if (depth > 0.05 * dx) odd[q] = std::clamp(sigma / depth, -1.0, 1.0);
+          }
         Site g;
         g.x = x;
         const std::int64_t e = (i + pad) + ext[0] * ((j + pad) + ext[1] * std::int64_t{k + pad});
@@ -279,7 +276,7 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
   for (const Site& g : sites_)
     if (g.element >= 0)
       for (int q = 0; q < g.faces; ++q)
-        if (g.step[q] < 0 && g.admittance[q] > 0.0)
+        if (g.resistive(q))
           face_w_[3 * static_cast<std::size_t>(g.element) + static_cast<std::size_t>(q)] =
               g.admittance[q] * params_.eos.pressure(params_.eos.rho0);
   was_active_.assign(stats_.elements, 0);
@@ -422,7 +419,7 @@ double GhostWalls::moving_face_density(const Site& s, double rho) const {
     if (s.step[k] >= 0) {
       const WallImpedance& z = impedances_[static_cast<std::size_t>(s.step[k])];
       rate = (pressure - z.resistance * face_w_[row + k] - z.stiffness * face_x_[row + k]) / z.mass;
-    } else if (s.admittance[k] > 0.0 && s.drive[k] == 0.0 && params_.dt > 0.0) {
+    } else if (s.resistive(k) && params_.dt > 0.0) {
       rate = (s.admittance[k] * pressure - face_w_[row + k]) / params_.dt;
     }
     dp -= params_.eos.rho0 * rate * s.lever[k];
@@ -453,7 +450,7 @@ void GhostWalls::advance_faces() {
       if (s.step[k] >= 0)
         steps_[static_cast<std::size_t>(s.step[k])].advance(pressure, face_x_[row + k],
                                                             face_w_[row + k]);
-      else if (s.admittance[k] > 0.0 && s.drive[k] == 0.0)
+      else if (s.resistive(k))
         face_w_[row + k] = s.admittance[k] * pressure;  // W^n of the resistive face
   }
   ++advanced_;

@@ -180,6 +180,9 @@ class GhostWalls {
     std::uint32_t first = 0, count = 0;  // its stencil in stencil_id_ / weight_
     std::int32_t element = -1;           // its row in face_x_ / face_w_ (-1: no reacting face)
     std::int8_t step[3] = {-1, -1, -1};  // per face: its element's integrator in steps_ (-1: none)
+    // Face k is resistive (W = p / R, no element of a band material, not the disc's): its row
+    // keeps W of the last step.
+    bool resistive(int k) const { return step[k] < 0 && admittance[k] > 0.0 && drive[k] == 0.0; }
   };
   template <class F>
   void build(const SolidGeometry& geometry, F&& air, int axis, double lo, double hi);
