@@ -89,31 +89,30 @@ int columns(const CheckpointDataset& d, std::uint64_t receivers) {
   return d.cols >= 0 ? d.cols : -d.cols * static_cast<int>(receivers);
 }
 
-// Some ghost wall (a mesh surface or a ghost-walled boundary) has a band material: a reacting
-// ghost face (ghost_walls.hpp), whose face elements a checkpoint carries.
-bool reacting_ghost_walls(const Scene& s) {
-  const auto bands = [&](const std::string& name) {
-    const MaterialSpec& m = s.material(name);
-    return !m.rigid && m.absorption.size() == kOctaveBands.size();
-  };
+// Whether some ghost wall's material (a mesh surface's or a ghost-walled boundary's) satisfies
+// `pred`.
+template <class Pred>
+bool some_ghost_wall_material(const Scene& s, Pred&& pred) {
   for (const GeometrySpec& g : s.geometries)
     for (const std::string& name : g.surface_material)
-      if (bands(name)) return true;
+      if (pred(s.material(name))) return true;
   for (const BoundarySpec& b : s.boundaries)
-    if (b.wall == BoundaryWall::Ghost && bands(b.material)) return true;
+    if (b.wall == BoundaryWall::Ghost && pred(s.material(b.material))) return true;
   return false;
+}
+
+// Some ghost wall has a band material: a reacting ghost face (ghost_walls.hpp), whose face
+// elements a checkpoint carries.
+bool reacting_ghost_walls(const Scene& s) {
+  return some_ghost_wall_material(s, [](const MaterialSpec& m) {
+    return !m.rigid && m.absorption.size() == kOctaveBands.size();
+  });
 }
 
 // Whether the scene's ghost walls keep a row of state per site: band materials (reacting faces)
 // and broadband absorbing ones (resistive faces: their W of the last step), ghost_walls.hpp.
 bool ghost_face_rows(const Scene& s) {
-  const auto absorbing = [&](const std::string& name) { return !s.material(name).rigid; };
-  for (const GeometrySpec& g : s.geometries)
-    for (const std::string& name : g.surface_material)
-      if (absorbing(name)) return true;
-  for (const BoundarySpec& b : s.boundaries)
-    if (b.wall == BoundaryWall::Ghost && absorbing(b.material)) return true;
-  return false;
+  return some_ghost_wall_material(s, [](const MaterialSpec& m) { return !m.rigid; });
 }
 
 // Collective: dataset `name` of the table, [rows, cols], this rank's rows [first, first + count).
