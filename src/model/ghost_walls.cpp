@@ -263,6 +263,7 @@ void GhostWalls::build_impl(const SolidGeometry& geometry, const std::vector<cha
           reacting_site = true;
         }
         if (reacting_site) ++stats_.reacting;
+        for (std::size_t q = 0; q < ids.size(); ++q) g.rest += w[q] * l.site_of(ids[q]);
         g.first = static_cast<std::uint32_t>(stencil_id_.size());
         g.count = static_cast<std::uint32_t>(ids.size());
         stencil_id_.insert(stencil_id_.end(), ids.begin(), ids.end());
@@ -349,14 +350,9 @@ void GhostWalls::rebuild(Particles& p) {
     }
   was_active_ = std::move(now);
   p.append_copies(active_.size());
-  for (std::size_t a = 0; a < active_.size(); ++a) {
-    const Site& s = sites_[active_[a]];
-    const std::size_t slot = first_slot_ + a;
-    p.x[slot] = s.x.x, p.y[slot] = s.x.y, p.z[slot] = s.x.z;
-    p.key[slot] = s.key;
-  }
+  for (std::size_t a = 0; a < active_.size(); ++a) p.key[first_slot_ + a] = sites_[active_[a]].key;
   p.n_ghost += active_.size();  // entry_ holds the stencils back to back in active order
-  refresh(p, Field::Velocity | Field::Density);
+  refresh(p, kAllDynamic);
 }
 
 bool GhostWalls::pressure_dependent() const {
@@ -370,21 +366,28 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
   if (active_.empty()) return;
   const bool density = fields.has(Field::Density);
   const bool velocity = fields.has(Field::Velocity) || (velocity_follows_density_ && density);
-  if (!density && !velocity) return;
+  const bool position = fields.has(Field::Position);
+  if (!density && !velocity && !position) return;
   if (density) mirror_rho_.resize(active_.size());
   std::size_t e = 0;
   for (std::size_t a = 0; a < active_.size(); ++a) {
     const Site& s = sites_[active_[a]];
     const std::size_t slot = first_slot_ + a;
     double rho = 0.0;
-    Vec3 v;
+    Vec3 v, x;
     for (std::uint32_t q = 0; q < s.count; ++q) {
       const std::uint32_t j = entry_[e + q];
       const double w = weight_[s.first + q];
       rho += w * p.rho[j];
       if (velocity) v += w * Vec3{p.vx[j], p.vy[j], p.vz[j]};
+      if (position) x += w * Vec3{p.x[j], p.y[j], p.z[j]};
     }
     e += s.count;
+    if (position) {
+      Vec3 d = x - s.rest;
+      for (int k = 0; k < s.faces; ++k) d = d + (s.odd[k] - 1.0) * dot(d, s.normal[k]) * s.normal[k];
+      p.x[slot] = s.x.x + d.x, p.y[slot] = s.x.y + d.y, p.z[slot] = s.x.z + d.z;
+    }
     if (density) {
       mirror_rho_[a] = rho;
       p.rho[slot] = s.element >= 0 ? rho + moving_face_density(s, rho) : rho;

@@ -39,6 +39,13 @@
 // geometry alone and are computed once; a rebuild only finds the entries of the stencil ids.
 // Every stencil point lies within kStencilReach of x_m along each axis.
 //
+// A ghost moves with its state, as a mirror wall's image moves with its particle: it sits at its
+// site plus the interpolated displacement of the air from rest (sum of w_q (x_q - site_q)),
+// reflected in each face like the velocity. Held at their sites while the air beside them moved,
+// the ghosts broke the symmetry of a plane wave along a duct by the air's displacement over the
+// spacing and seeded the lattice's transverse 2 dx (checkerboard) mode at every reflection off
+// the duct's ends (docs/theory/walls.md, "Ghosts that move with the air").
+//
 // The air's sites within kClearance dx of a wall are ghosts on the air side (their own site's
 // state, extrapolated from a probe as above, else a Shepard average, its normal velocity
 // interpolated linearly between W on the face and the average's at its centroid):
@@ -157,8 +164,9 @@ class GhostWalls {
   // whichever rank holds it: the simulation sets it to pressure_dependent() of any rank. Default:
   // pressure_dependent() of this set.
   void set_velocity_follows_density(bool on) { velocity_follows_density_ = on; }
-  // Recomputes the ghosts' density and velocity (a density refresh rewrites the velocity too
-  // where set_velocity_follows_density). Positions are fixed.
+  // Recomputes the ghosts' position, density and velocity (a density refresh rewrites the
+  // velocity too where set_velocity_follows_density). A ghost's position is its site plus the
+  // displacement of its state from rest, reflected like the velocity (with W = 0).
   void refresh(Particles& p, FieldSet fields) const;
   // Interpolates an even scalar kept outside the store (one value per entry) to the ghosts.
   void refresh(const Particles& p, std::vector<double>& values) const;
@@ -177,6 +185,8 @@ class GhostWalls {
     // (x_m, its own site, or a Shepard stencil's centroid) to the ghost's site; the pressure
     // grows across it by -rho0 dW/dt per metre on a face that moves (refresh()).
     double lever[3] = {0.0, 0.0, 0.0};
+    // m, the rest point of its state: the stencil's weights times its entries' lattice sites.
+    Vec3 rest;
     std::uint32_t first = 0, count = 0;  // its stencil in stencil_id_ / weight_
     std::int32_t element = -1;           // its row in face_x_ / face_w_ (-1: no reacting face)
     std::int8_t step[3] = {-1, -1, -1};  // per face: its element's integrator in steps_ (-1: none)
