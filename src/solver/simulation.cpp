@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numbers>
 #include <numeric>
 #include <sstream>
 
@@ -11,6 +12,7 @@
 #include "sphreverb/physics/integrator.hpp"
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/solver/assembly.hpp"
+#include "sphreverb/solver/energy_watch.hpp"
 #include "sphreverb/solver/plane_counts.hpp"
 #include "sphreverb/solver/slab_cost.hpp"
 
@@ -21,6 +23,9 @@ int longest_axis(const Vec3& size) {
   return size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
 }
 constexpr std::int64_t kFlushEvery = 256;  // steps between receiver reductions onto rank 0
+// The energy watch (energy_watch.hpp): its period, and the least settling time after the inputs.
+constexpr double kWatchSeconds = 1e-3;
+constexpr double kSettleSeconds = 0.05;
 constexpr std::int64_t kEnergyEvery = 10;  // stage-1 steps between energy checks
 }  // namespace
 
@@ -436,6 +441,32 @@ StageStats Simulation::equilibrate() {
   return st;
 }
 
+double Simulation::drive_end(const Signal& input) const {
+  // Until the last input sample has played, and then the drives' settling: three time constants
+  // of the slowest acceleration drive's high-pass (the disc returning to rest), at least
+  // kSettleSeconds (the room's response building up).
+  double end = 0.0, highpass = 0.0;
+  if (rank_ == 0) {
+    const auto seconds = [](const Signal& s) {  // to its last sample that is not 0
+      std::size_t n = s.samples.size();
+      while (n > 0 && s.samples[n - 1] == 0.0) --n;
+      return s.rate > 0.0 ? static_cast<double>(n) / s.rate : 0.0;
+    };
+    const auto slowest = [&](double hz) {
+      if (hz > 0.0) highpass = highpass > 0.0 ? std::min(highpass, hz) : hz;
+    };
+    end = seconds(input);
+    if (scene_.emitter.drive == Drive::Acceleration) slowest(scene_.emitter.highpass);
+    for (std::size_t k = 0; k < scene_.sources.size(); ++k) {
+      if (k < source_inputs_.size()) end = std::max(end, seconds(source_inputs_[k]));
+      slowest(scene_.sources[k].highpass);
+    }
+    end += std::max(kSettleSeconds, highpass > 0.0 ? 3.0 / (2.0 * std::numbers::pi * highpass) : 0.0);
+  }
+  MPI_Bcast(&end, 1, MPI_DOUBLE, 0, comm_);
+  return end;
+}
+
 StageStats Simulation::record(const Signal& input) {
   const Derived& d = scene_.derived;
   if (rank_ == 0) {
@@ -449,6 +480,10 @@ StageStats Simulation::record(const Signal& input) {
         source_drives_.back().resume(source_resume_[k]);
     }
   }
+  EnergyWatch watch(drive_end(input));
+  const bool watching = object_period_ == 0;  // a moving object does work on the air
+  const std::int64_t watch_every =
+      std::max<std::int64_t>(1, std::llround(kWatchSeconds / scene_.derived.dt));
   run_.stage = 2;
   Progress progress("stage 2 (acoustic)", d.steps, global_particles_, d.dt,
                     scene_.output.progress_every, acoustic_step_);
@@ -472,6 +507,18 @@ StageStats Simulation::record(const Signal& input) {
     step(true);
     receivers_.measure(p_, static_cast<double>(n + 1) * d.dt);
     record_energy(n + 1);
+    if (watching && (n + 1) % watch_every == 0) {
+      const double t = static_cast<double>(n + 1) * d.dt;
+      const AcousticEnergy e =
+          acoustic_energy(p_, d.particle_mass, f.rest_density, f.sound_speed, t, comm_);
+      if (watch.observe(t, e.kinetic + e.potential) && rank_ == 0)
+        logger("sim")->warn(
+            "the air's acoustic energy is {:.3g} J at t = {:.4f} s, over {:.0f} times the most it "
+            "held while the sources played ({:.3g} J, to t = {:.3f} s with their settling): the run "
+            "is unstable, most likely at a hard wall oblique to the lattice (docs/limitations.md, "
+            "\"Oblique mesh walls\"); the receivers record the growth",
+            e.kinetic + e.potential, t, EnergyWatch::kGrowth, watch.reference(), watch.drive_end());
+    }
     if ((n + 1) % kFlushEvery == 0 || n + 1 == d.steps) receivers_.flush(comm_);
     timings_.lap(Phase::Receivers);
     progress.update(n + 1);

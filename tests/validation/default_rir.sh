@@ -7,13 +7,19 @@
 #  - the spectrum below 20 Hz stays at least 20 dB under its peak level at the first room mode
 #    (c / 2 Lx = 285.8 Hz, the peak within +-10 %);
 #  - the report page exists and names both receivers;
-#  - stereo.raw.wav holds left and right bit for bit.
+#  - stereo.raw.wav holds left and right bit for bit;
+#  - the run log holds no energy-watch warning (once the impulse has played the room only loses
+#    energy: docs/running.md).
 #   [SPHREVERB=EXE] default_rir.sh SOURCE_DIR WORK_DIR   (EXE defaults to SOURCE_DIR/build/sphreverb)
 set -euo pipefail
 src=$1 work=$2
 rm -rf "$work" && mkdir -p "$work"
 "$src/scripts/run.sh" "$src/configs/small_room.ini" --out "$work/out" \
   --output.progress_every 100 > "$work/run.log" 2>&1 || { tail -20 "$work/run.log"; exit 1; }
+if grep -q "the run is unstable" "$work/run.log"; then
+  grep "the run is unstable" "$work/run.log"
+  exit 1
+fi
 PYTHONPATH="$src/postproc" /usr/bin/python3 - "$work/out" <<'PY'
 import json, sys, warnings
 import numpy as np

@@ -177,6 +177,9 @@ class Simulation {
   // exactly; throws InstabilityError if one is further than the limit (m), naming the worst.
   void stability_check(double limit);
   EmitterState drive(bool acoustic);  // rank 0 computes, everyone receives
+  // The stage-2 time until which the sources drive the air (the inputs' ends plus the drives'
+  // settling; EnergyWatch). Collective.
+  double drive_end(const Signal& input) const;
   void hyperdiffuse();                // the hyperdiffusion filter, every kHyperdiffusionEvery steps
   void record_background_balance();   // collective, at construction if P_b > 0
 
