@@ -385,7 +385,8 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
     e += s.count;
     if (position) {
       Vec3 d = x - s.rest;
-      for (int k = 0; k < s.faces; ++k) d = d + (s.odd[k] - 1.0) * dot(d, s.normal[k]) * s.normal[k];
+      for (int k = 0; k < s.faces; ++k)
+        d = d + (s.odd[k] - 1.0) * dot(d, s.normal[k]) * s.normal[k];
       p.x[slot] = s.x.x + d.x, p.y[slot] = s.x.y + d.y, p.z[slot] = s.x.z + d.z;
     }
     if (density) {

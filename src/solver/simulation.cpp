@@ -461,7 +461,8 @@ double Simulation::drive_end(const Signal& input) const {
       if (k < source_inputs_.size()) end = std::max(end, seconds(source_inputs_[k]));
       slowest(scene_.sources[k].highpass);
     }
-    end += std::max(kSettleSeconds, highpass > 0.0 ? 3.0 / (2.0 * std::numbers::pi * highpass) : 0.0);
+    end +=
+        std::max(kSettleSeconds, highpass > 0.0 ? 3.0 / (2.0 * std::numbers::pi * highpass) : 0.0);
   }
   MPI_Bcast(&end, 1, MPI_DOUBLE, 0, comm_);
   return end;
@@ -514,7 +515,8 @@ StageStats Simulation::record(const Signal& input) {
       if (watch.observe(t, e.kinetic + e.potential) && rank_ == 0)
         logger("sim")->warn(
             "the air's acoustic energy is {:.3g} J at t = {:.4f} s, over {:.0f} times the most it "
-            "held while the sources played ({:.3g} J, to t = {:.3f} s with their settling): the run "
+            "held while the sources played ({:.3g} J, to t = {:.3f} s with their settling): the "
+            "run "
             "is unstable, most likely at a hard wall oblique to the lattice (docs/limitations.md, "
             "\"Oblique mesh walls\"); the receivers record the growth",
             e.kinetic + e.potential, t, EnergyWatch::kGrowth, watch.reference(), watch.drive_end());

@@ -180,8 +180,8 @@ class Simulation {
   // The stage-2 time until which the sources drive the air (the inputs' ends plus the drives'
   // settling; EnergyWatch). Collective.
   double drive_end(const Signal& input) const;
-  void hyperdiffuse();                // the hyperdiffusion filter, every kHyperdiffusionEvery steps
-  void record_background_balance();   // collective, at construction if P_b > 0
+  void hyperdiffuse();               // the hyperdiffusion filter, every kHyperdiffusionEvery steps
+  void record_background_balance();  // collective, at construction if P_b > 0
 
   Scene scene_;
   MPI_Comm comm_;

@@ -68,6 +68,17 @@ void build(Room& s, std::shared_ptr<Mesh> mesh, double L, double dx, double admi
   s.ghosts.rebuild(s.p);
 }
 
+// A 0.6 x 0.6 x 0.5 m box turned by the Euler angles (degrees; 10 17 25: no face parallel to a
+// lattice plane) about the centre of [0, 1]^3.
+std::shared_ptr<Mesh> rotated_box(const Vec3& euler = {10, 17, 25}) {
+  auto mesh = box_mesh({-0.3, -0.3, -0.25}, {0.3, 0.3, 0.25});
+  MeshLoadOptions o;
+  o.rotation = Rotation::euler_xyz_degrees(euler);
+  o.translation = {0.5, 0.5, 0.5};
+  transform_mesh(*mesh, o);
+  return mesh;
+}
+
 TEST(GhostWalls, AlignedBoxGivesTheMirrorImages) {
   const double dx = 0.1, L = 1.0;  // sites at 0.05 ... 0.95: faces dx/2 beyond the lattice
   Room s;
@@ -138,7 +149,8 @@ TEST(GhostWalls, GhostsMoveWithTheAirLikeMirrorImages) {
     for (std::size_t g = s.p.n_owned; g < s.p.size(); ++g) {
       const Vec3 x = s.p.position(g);
       double best = 1e9;
-      for (std::size_t q = m.n_owned; q < m.size(); ++q) best = std::min(best, norm(m.position(q) - x));
+      for (std::size_t q = m.n_owned; q < m.size(); ++q)
+        best = std::min(best, norm(m.position(q) - x));
       EXPECT_LT(best, 1e-12) << x.x << " " << x.y << " " << x.z;
       matched += best < 1e-12 ? 1 : 0;
     }
@@ -146,13 +158,10 @@ TEST(GhostWalls, GhostsMoveWithTheAirLikeMirrorImages) {
   }
   {
     const double dx = 0.05, L = 1.0;
-    auto mesh = box_mesh({-0.3, -0.3, -0.25}, {0.3, 0.3, 0.25});
-    MeshLoadOptions o;
-    o.rotation = Rotation::euler_xyz_degrees({10, 17, 25});
-    o.translation = {0.5, 0.5, 0.5};
-    transform_mesh(*mesh, o);
+    auto mesh = rotated_box();
     Room s;
-    build(s, mesh, L, dx, 0.0, [](const Vec3&) { return 1.2; }, [](const Vec3&) { return Vec3{}; });
+    build(
+        s, mesh, L, dx, 0.0, [](const Vec3&) { return 1.2; }, [](const Vec3&) { return Vec3{}; });
     std::vector<Vec3> sites;
     for (std::size_t g = s.p.n_owned; g < s.p.size(); ++g) sites.push_back(s.p.position(g));
     const Vec3 d{3e-4, -2e-4, 1e-4};  // m
@@ -293,11 +302,7 @@ TEST(GhostWalls, EverySolidSiteWithinReachOfTheAirIsActive) {
 
 TEST(GhostWalls, RotatedBoxReproducesALinearField) {
   const double dx = 0.05, L = 1.0;
-  auto mesh = box_mesh({-0.3, -0.3, -0.25}, {0.3, 0.3, 0.25});
-  MeshLoadOptions o;
-  o.rotation = Rotation::euler_xyz_degrees({10, 17, 25});
-  o.translation = {0.5, 0.5, 0.5};
-  transform_mesh(*mesh, o);
+  auto mesh = rotated_box();
   Room s;
   const Vec3 grad{0.3, -0.2, 0.1};
   const auto rho = [&](const Vec3& x) { return 1.2 + dot(grad, x); };
@@ -326,11 +331,7 @@ TEST(GhostWalls, RotatedBoxReproducesALinearField) {
 // 0.05 dx of their face keep at most a fifth of it.
 TEST(GhostWalls, GhostsNearAFaceMoveWithIt) {
   const double dx = 0.05, L = 1.0;
-  auto mesh = box_mesh({-0.3, -0.3, -0.25}, {0.3, 0.3, 0.25});
-  MeshLoadOptions o;
-  o.rotation = Rotation::euler_xyz_degrees({0, 0, 17});
-  o.translation = {0.5, 0.5, 0.5};
-  transform_mesh(*mesh, o);
+  auto mesh = rotated_box({0, 0, 17});
   Room s;
   const Vec3 v0{0.01, 0.02, -0.015};
   const auto rho = [](const Vec3&) { return 1.2; };
