@@ -252,19 +252,22 @@ void derive_time_step(const Reader& r, Scene& s) {
 void check_filters(const Reader& r, const Scene& s) {
   const FluidSpec& f = s.fluid;
   const Derived& d = s.derived;
-  if (f.hyperdiffusion > 0.0) {
-    // Forward Euler every n steps on the fastest mode, eps c lambda_max^2 / dx: rate x n dt <= 1
-    // (stable to 2).
+  // Forward Euler every n steps on the fastest mode, eps c lambda_max^2 / dx: rate x n dt <= 1
+  // (stable to 2). The same limit for the density's filter and the velocity's.
+  const auto filter_limit = [&](const char* key, double eps) {
+    if (!(eps > 0.0)) return;
     const double lam = laplacian_symbol_max(f.kernel, f.h_over_dx);
     const double interval = kHyperdiffusionEvery * d.dt;
     const double eps_max = f.spacing / (f.sound_speed * lam * lam * interval);
-    if (f.hyperdiffusion > eps_max)
-      r.fail("fluid", "hyperdiffusion",
+    if (eps > eps_max)
+      r.fail("fluid", key,
              "unstable at dt = " + format_number(d.dt) + " s: at most " + format_number(eps_max) +
                  " (the zone-corner rate eps c lambda^2 / dx, lambda = " + format_number(lam) +
                  " / dx^2, times the filter's interval " + std::to_string(kHyperdiffusionEvery) +
                  " dt must stay below 1)");
-  }
+  };
+  filter_limit("hyperdiffusion", f.hyperdiffusion);
+  filter_limit("hyperviscosity", f.hyperviscosity);
   if (f.gradient_correction == GradientCorrection::FourthOrder && f.h_over_dx <= 1.0 + 1e-9) {
     r.fail("fluid", "gradient_correction",
            "fourth_order needs h_over_dx > 1 (the support 2h must reach the second lattice "

@@ -186,6 +186,11 @@ std::vector<KeySpec> make_schema() {
                      "eps of the density hyperdiffusion -eps c dx^3 L(L(rho)), applied every 8 "
                      "steps: removes the lattice's short-wave branch; eps c lambda^2 / dx * 8 dt "
                      "must stay <= 1 (`check` names the maximum)"));
+  k.push_back(number("fluid", "hyperviscosity", closed(0, 1), "0",
+                     "eps of the same filter on the velocity, -eps c dx^3 L(L(v)), applied with "
+                     "the density's; 0 turns it off. 0.005 keeps hard mesh walls oblique to the "
+                     "lattice stable (docs/limitations.md), at the cost of a small wall "
+                     "absorption; same limit as hyperdiffusion"));
   k.push_back(number("fluid", "background_pressure", closed(0, 1e7, "Pa"), "0",
                      "Pressure added to p in the momentum equation"));
   k.push_back(number("fluid", "skin", closed(0.01, 1, "dx"), "0.2",
@@ -571,7 +576,7 @@ Errors (exit 2, the message names the file, the line and the key):
   and rim. The message names the rotation's keyframe or the segment starting at it.
 - The stability bound dt <= min(C h / c, the stiffest wall spring's 0.5 / omega) needs at most
   1000000 substeps per sample; an explicit `substeps` must meet it.
-- `hyperdiffusion` stays below the filter's stability limit at the chosen dt.
+- `hyperdiffusion` and `hyperviscosity` stay below the filter's stability limit at the chosen dt.
 
 Warnings (printed by `check` and in the run log; the run goes on):
 

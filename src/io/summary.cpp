@@ -65,7 +65,8 @@ Json derived(const Scene& s) {
           {"lowpass", s.output.lowpass},
           {"highpass_Hz", s.output.highpass},
           {"room_walls", !s.room.present ? "none" : (d.mirror_room ? "mirror" : "tethered")},
-          {"hyperdiffusion", s.fluid.hyperdiffusion}};
+          {"hyperdiffusion", s.fluid.hyperdiffusion},
+          {"hyperviscosity", s.fluid.hyperviscosity}};
 }
 
 // Every [boundary] shape's wall treatment: ghost or tethered, the key as given and why.

@@ -443,6 +443,24 @@ void GhostWalls::refresh(const Particles& p, std::vector<double>& values) const 
   (void)p;  // the entries' values are in `values`
 }
 
+void GhostWalls::refresh_reflected(std::vector<double>& fx, std::vector<double>& fy,
+                                   std::vector<double>& fz) const {
+  std::size_t e = 0;
+  for (std::size_t a = 0; a < active_.size(); ++a) {
+    const Site& s = sites_[active_[a]];
+    Vec3 v;
+    for (std::uint32_t q = 0; q < s.count; ++q) {
+      const std::uint32_t j = entry_[e + q];
+      v += weight_[s.first + q] * Vec3{fx[j], fy[j], fz[j]};
+    }
+    e += s.count;
+    // refresh()'s reflection with W = 0: v.n -> odd (v.n) per face.
+    for (int k = 0; k < s.faces; ++k) v = v + (s.odd[k] - 1.0) * dot(v, s.normal[k]) * s.normal[k];
+    const std::size_t slot = first_slot_ + a;
+    fx[slot] = v.x, fy[slot] = v.y, fz[slot] = v.z;
+  }
+}
+
 void GhostWalls::advance_faces() {
   if (stats_.elements == 0) return;
   for (std::size_t a = 0; a < active_.size(); ++a) {

@@ -176,4 +176,15 @@ void MirrorWalls::refresh(const Particles& p, std::vector<double>& values) const
   for (std::size_t g = 0; g < ghosts_.size(); ++g) values[first + g] = values[ghosts_[g].source];
 }
 
+void MirrorWalls::refresh_reflected(const Particles& p, std::vector<double>& x,
+                                    std::vector<double>& y, std::vector<double>& z) const {
+  const std::size_t first = p.n_owned + p.n_halo;
+  std::vector<double>* f[3] = {&x, &y, &z};
+  for (std::size_t g = 0; g < ghosts_.size(); ++g)
+    for (int a = 0; a < 3; ++a) {
+      const double v = (*f[a])[ghosts_[g].source];
+      (*f[a])[first + g] = digit(ghosts_[g].image, a) == 1 ? v : -v;
+    }
+}
+
 }  // namespace sphreverb

@@ -266,7 +266,37 @@ struct LaplacianTerm {
   }
 };
 
+// The same for three fields at once (the pair geometry computed once).
+template <class Shape>
+struct Laplacian3Term {
+  static constexpr int kSums = 3;
+  View v;
+  const double* __restrict fx;
+  const double* __restrict fy;
+  const double* __restrict fz;
+  Shape shape;
+  template <class I>
+  void operator()(I i, I j, double (&t)[kSums]) const {
+    const double dx = v.x[i] - v.x[j], dy = v.y[i] - v.y[j], dz = v.z[i] - v.z[j];
+    const double F = shape(dx * dx + dy * dy + dz * dz);
+    t[0] = (fx[i] - fx[j]) * F, t[1] = (fy[i] - fy[j]) * F, t[2] = (fz[i] - fz[j]) * F;
+  }
+};
+
 }  // namespace
+
+void compute_laplacian(const Particles& p, const NeighbourList& nl, const PairPhysics& phys,
+                       const double* const (&f)[3], double* const (&out)[3]) {
+  with_kernel(phys.kernel, phys.h, [&](const auto& kernel) {
+    const auto shape = shape_of(kernel);
+    const Laplacian3Term<decltype(shape)> term{View(p), f[0], f[1], f[2], shape};
+    const double factor = 2.0 * phys.mass / phys.rest_density * shape.scale;
+    pair_sums(nl, static_cast<std::uint32_t>(p.n_owned), term,
+              [&](std::uint32_t i, const double(&sum)[3]) {
+                for (int a = 0; a < 3; ++a) out[a][i] = factor * sum[a];
+              });
+  });
+}
 
 void compute_laplacian(const Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                        const double* f, double* out) {

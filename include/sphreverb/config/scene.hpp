@@ -64,7 +64,9 @@ struct FluidSpec {
       0.0;  // delta of the delta-SPH term (Molteni & Colagrossi 2009), [0, 1]
   // epsilon of the density hyperdiffusion -eps c dx^3 L(L(rho)) (interactions.hpp), [0, 1]:
   // damps the lattice's short-wave branch (k dx near pi), ~(k dx)^4 in the audible band
-  double hyperdiffusion = 0.002;     // applied every kHyperdiffusionEvery steps
+  double hyperdiffusion = 0.002;  // applied every kHyperdiffusionEvery steps
+  // epsilon of the same filter on the velocity, -eps c dx^3 L(L(v)), [0, 1]; 0 switches it off
+  double hyperviscosity = 0.0;
   double background_pressure = 0.0;  // Pa, added to p in the momentum equation, [0, 1e7]
   double skin = 0.2;                 // Verlet skin as a fraction of dx, [0.01, 1]
   // grad W on the lattice: exact first moment, or first and third (lattice_gradient.hpp)

@@ -170,6 +170,10 @@ class GhostWalls {
   void refresh(Particles& p, FieldSet fields) const;
   // Interpolates an even scalar kept outside the store (one value per entry) to the ghosts.
   void refresh(const Particles& p, std::vector<double>& values) const;
+  // Interpolates a vector kept outside the store (three components, one value per entry) to the
+  // ghosts, reflected in their faces like the velocity but without the faces' own motion (W = 0).
+  void refresh_reflected(std::vector<double>& x, std::vector<double>& y,
+                         std::vector<double>& z) const;
 
  private:
   struct Site {

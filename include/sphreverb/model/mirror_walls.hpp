@@ -104,6 +104,10 @@ class MirrorWalls {
   void advance_faces(Particles& p) const;
   // Copies an even scalar kept outside the store (one value per entry) from sources to ghosts.
   void refresh(const Particles& p, std::vector<double>& values) const;
+  // Copies a vector kept outside the store (three components, one value per entry) to the images,
+  // reflected like the velocity but without the faces' own motion.
+  void refresh_reflected(const Particles& p, std::vector<double>& x, std::vector<double>& y,
+                         std::vector<double>& z) const;
 
  private:
   static constexpr std::uint32_t kNoLayer = static_cast<std::uint32_t>(-1);

@@ -181,6 +181,7 @@ class Simulation {
   // settling; EnergyWatch). Collective.
   double drive_end(const Signal& input) const;
   void hyperdiffuse();               // the hyperdiffusion filter, every kHyperdiffusionEvery steps
+  void hyperviscous();               // its velocity counterpart (hyperdiffuse() calls it)
   void record_background_balance();  // collective, at construction if P_b > 0
 
   Scene scene_;
@@ -215,6 +216,7 @@ class Simulation {
   // rebuilds from the very positions the lists, halos and ghosts were built from.
   std::vector<double> rebuild_x_, rebuild_y_, rebuild_z_;
   std::vector<double> scratch_;
+  std::vector<double> filter_[3];  // L(v) per entry for the hyperviscosity
   std::int64_t global_particles_ = 0, rebuilds_ = 0, acoustic_step_ = 0;
   RunState run_;
   EmitterDrive::Progress emitter_resume_;  // rank 0: applied by record() after import_state()

@@ -49,16 +49,25 @@ std::string boundary_walls_lines(const Scene& s) {
   return o.str();
 }
 
-// "  hyperdiffusion ..." with the T60 cap it puts on a plane wave at f_max (interactions.hpp).
+// "  hyperdiffusion ..." (and "  hyperviscosity ..." where on) with the T60 cap each filter alone
+// puts on a plane wave at f_max (interactions.hpp).
 std::string hyperdiffusion_line(const Scene& s) {
   const FluidSpec& f = s.fluid;
-  if (f.hyperdiffusion <= 0.0) return "  hyperdiffusion       off\n";
   const double k = 2.0 * std::numbers::pi * s.derived.f_max / f.sound_speed;
-  const double rate = f.hyperdiffusion * f.sound_speed * std::pow(f.spacing, 3) * std::pow(k, 4);
+  const auto cap = [&](double eps) {
+    return 2.0 * std::log(1e3) / (eps * f.sound_speed * std::pow(f.spacing, 3) * std::pow(k, 4));
+  };
   std::ostringstream o;
   o.precision(3);
-  o << "  hyperdiffusion       " << f.hyperdiffusion << " (every " << kHyperdiffusionEvery
-    << " steps): T60 cap " << 2.0 * std::log(1e3) / rate << " s at f_max, ~f^-4 below\n";
+  if (f.hyperdiffusion <= 0.0)
+    o << "  hyperdiffusion       off\n";
+  else
+    o << "  hyperdiffusion       " << f.hyperdiffusion << " (every " << kHyperdiffusionEvery
+      << " steps): T60 cap " << cap(f.hyperdiffusion) << " s at f_max, ~f^-4 below\n";
+  if (f.hyperviscosity > 0.0)
+    o << "  hyperviscosity       " << f.hyperviscosity << " (the velocity's, with it): T60 cap "
+      << cap(f.hyperviscosity) << " s at f_max in the air, more at mesh walls "
+      << "(docs/limitations.md)\n";
   return o.str();
 }
 

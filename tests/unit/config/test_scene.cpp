@@ -407,6 +407,12 @@ TEST(SceneErrors, HyperdiffusionAboveItsStabilityBound) {
                   {"[fluid] hyperdiffusion", "unstable", "at most"});
   EXPECT_NO_THROW(
       parse_scene(kMinimal, kPath, {{"fluid.hyperdiffusion", std::to_string(0.99 * eps_max)}}));
+  // The velocity's filter (off by default) has the same bound.
+  EXPECT_EQ(s.fluid.hyperviscosity, 0.0);
+  expect_mentions(error_of(kMinimal, {{"fluid.hyperviscosity", std::to_string(1.01 * eps_max)}}),
+                  {"[fluid] hyperviscosity", "unstable", "at most"});
+  EXPECT_NO_THROW(
+      parse_scene(kMinimal, kPath, {{"fluid.hyperviscosity", std::to_string(0.99 * eps_max)}}));
 }
 
 TEST(SceneParse, DefaultsApply) {

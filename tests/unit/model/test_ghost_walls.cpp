@@ -101,6 +101,16 @@ TEST(GhostWalls, AlignedBoxGivesTheMirrorImages) {
     const Vec3 vg = s.p.velocity(g);
     for (int a = 0; a < 3; ++a) EXPECT_NEAR(vg[a], flips[a] ? -v[a] : v[a], 1e-12) << "axis " << a;
   }
+  // A vector kept outside the store (the hyperviscosity's L(v)) is reflected like the velocity:
+  // at rigid faces the ghosts' velocities.
+  std::vector<double> fx(s.p.vx), fy(s.p.vy), fz(s.p.vz);
+  for (std::size_t g = s.p.n_owned; g < s.p.size(); ++g) fx[g] = fy[g] = fz[g] = 0.0;
+  s.ghosts.refresh_reflected(fx, fy, fz);
+  for (std::size_t g = s.p.n_owned; g < s.p.size(); ++g) {
+    EXPECT_DOUBLE_EQ(fx[g], s.p.vx[g]);
+    EXPECT_DOUBLE_EQ(fy[g], s.p.vy[g]);
+    EXPECT_DOUBLE_EQ(fz[g], s.p.vz[g]);
+  }
   // Every solid site within the kernel support of an air particle has a ghost.
   std::size_t expected = 0;
   const Lattice& l = s.lattice;

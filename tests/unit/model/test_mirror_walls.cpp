@@ -216,6 +216,16 @@ TEST(MirrorWallsResistive, GhostVelocityReflectsAboutTheFaceVelocity) {
       const std::size_t s = p.id(g) == p.id(0) ? 0 : 1;
       EXPECT_DOUBLE_EQ(0.5 * (p.vx[g] + p.vx[s]), w2);
     }
+  // A vector kept outside the store (the hyperviscosity's L(v)) is reflected without the face's
+  // own motion: the components normal to the mirroring faces change sign, the others are copied.
+  std::vector<double> fx(p.vx), fy(p.vy), fz(p.vz);
+  walls.refresh_reflected(p, fx, fy, fz);
+  for (std::size_t g = 3; g < p.size(); ++g) {
+    const std::size_t s = p.id(g) == p.id(0) ? 0 : (p.id(g) == p.id(1) ? 1 : 2);
+    EXPECT_EQ(fx[g], s < 2 ? -fx[s] : fx[s]) << "source " << s;
+    EXPECT_EQ(fy[g], s < 2 ? fy[s] : -fy[s]) << "source " << s;
+    EXPECT_EQ(fz[g], fz[s]) << "source " << s;
+  }
 }
 
 // The emitter disc on the x_min face: the images across it of the columns the disc covers

@@ -71,6 +71,7 @@ TEST(Assembly, PairPhysicsCarriesTheDerivedQuantities) {
   EXPECT_EQ(p.density_diffusion, 0.1);
   // The hyperdiffusion coefficient eps c dx^3 (interactions.hpp), in m^4/s.
   EXPECT_DOUBLE_EQ(p.hyperdiffusion, s.fluid.hyperdiffusion * s.fluid.sound_speed * dx * dx * dx);
+  EXPECT_EQ(p.hyperviscosity, 0.0);  // off by default
   EXPECT_EQ(p.rest_density, s.fluid.rest_density);
   const LatticeGradient g =
       lattice_gradient(s.fluid.gradient_correction, s.fluid.kernel, s.fluid.h_over_dx, dx);
