@@ -384,9 +384,7 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
     }
     e += s.count;
     if (position) {
-      Vec3 d = x - s.rest;
-      for (int k = 0; k < s.faces; ++k)
-        d = d + (s.odd[k] - 1.0) * dot(d, s.normal[k]) * s.normal[k];
+      const Vec3 d = reflected(s, x - s.rest);
       p.x[slot] = s.x.x + d.x, p.y[slot] = s.x.y + d.y, p.z[slot] = s.x.z + d.z;
     }
     if (density) {
@@ -408,6 +406,11 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
       p.vx[slot] = v.x, p.vy[slot] = v.y, p.vz[slot] = v.z;
     }
   }
+}
+
+Vec3 GhostWalls::reflected(const Site& s, Vec3 v) {
+  for (int k = 0; k < s.faces; ++k) v = v + (s.odd[k] - 1.0) * dot(v, s.normal[k]) * s.normal[k];
+  return v;
 }
 
 double GhostWalls::moving_face_density(const Site& s, double rho) const {
@@ -454,8 +457,7 @@ void GhostWalls::refresh_reflected(std::vector<double>& fx, std::vector<double>&
       v += weight_[s.first + q] * Vec3{fx[j], fy[j], fz[j]};
     }
     e += s.count;
-    // refresh()'s reflection with W = 0: v.n -> odd (v.n) per face.
-    for (int k = 0; k < s.faces; ++k) v = v + (s.odd[k] - 1.0) * dot(v, s.normal[k]) * s.normal[k];
+    v = reflected(s, v);
     const std::size_t slot = first_slot_ + a;
     fx[slot] = v.x, fy[slot] = v.y, fz[slot] = v.z;
   }

@@ -200,6 +200,8 @@ class GhostWalls {
   };
   template <class F>
   void build(const SolidGeometry& geometry, F&& air, int axis, double lo, double hi);
+  // v reflected in the site's faces without their motion: v.n_k -> odd_k (v.n_k), face by face.
+  static Vec3 reflected(const Site& s, Vec3 v);
   // The density the pressure gradient across the site's moving faces adds to the state rho.
   double moving_face_density(const Site& s, double rho) const;
   void build_impl(const SolidGeometry& geometry, const std::vector<char>& air_block,
