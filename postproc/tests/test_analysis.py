@@ -205,6 +205,47 @@ class TestScripts(unittest.TestCase):
         self.assertEqual(code, 2, out)
         self.assertIn("gone.raw.wav", out)
 
+    def test_tof_amplitude(self):
+        """--amplitude: a plane pulse rho0 c u (u the disc's velocity times the share of the duct
+        it covers, by area) passes; 1.2 dB too strong fails; filtered records are bad input."""
+        width, dist, rho0 = 0.0015, 0.3, 1.204
+        n_drive = int(round(width * RATE))
+        drive = np.sin(np.pi * np.arange(n_drive) / n_drive) ** 2   # Hann pulse, peak 1
+        wavfile.write(os.path.join(self.dir, "drive.wav"), RATE, drive.astype(np.float32))
+        share = np.pi * 0.045 ** 2 / 0.01      # disc of radius 4.5 cm inside the 10 cm square
+        u = share * 1e-6 * RATE * drive
+
+        def record(delay, gain=1.0):                   # delayed by a fraction of a sample too
+            f = np.fft.rfftfreq(4096, 1.0 / RATE)
+            shifted = np.fft.rfft(u, 4096) * np.exp(-2j * np.pi * f * delay)
+            return gain * rho0 * C * np.fft.irfft(shifted, 4096)
+
+        def summary(output):
+            scene = ("[fluid]\nspacing = 0.01\n[room]\nmin = 0 0 0\nmax = 1.2 0.1 0.1\n"
+                     "[emitter]\ncenter = 0.005 0.05 0.05\nnormal = 1 0 0\nradius = 0.045\n"
+                     "deflection = 1e-6\ndrive = velocity\n" + output)
+            with open(os.path.join(self.dir, "summary.json"), "w") as f:
+                json.dump({"scene": scene, "scene_overrides": {},
+                           "derived": {"f_max_Hz": 4565.0}}, f)
+
+        summary("[output]\nhighpass = 0\nlowpass = false\n")
+        common = [self.dir, "--near", "near", "--far", "far", "--distance", dist,
+                  "--amplitude", os.path.join(self.dir, "drive.wav")]
+        self.write("near", record(0.001))
+        self.write("far", record(0.001 + dist / C))
+        code, out = run("validate v2", *common)
+        self.assertEqual(code, 0, out)
+        self.assertIn("63.6 %", out)
+        self.assertEqual(out.count("PASS"), 3, out)
+        self.write("far", record(0.001 + dist / C, gain=10 ** (1.2 / 20)))
+        code, out = run("validate v2", *common)
+        self.assertEqual(code, 1, out)
+        self.assertIn("far: spectrum +1.200 dB", out)
+        summary("")                                    # the default 20 Hz output high-pass
+        code, out = run("validate v2", *common)
+        self.assertEqual(code, 2, out)
+        self.assertIn("highpass = 0", out)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -43,6 +43,7 @@ import numpy as np
 
 from sphreverb_post import iso3382, octave, plots, room
 from sphreverb_post.audio import InputError, read_mono
+from sphreverb_post.scene import parse_scene
 
 SOLVER_HIGHPASS_ORDER = 4   # [output] highpass: causal Butterworth (src/io/output.cpp)
 FACES = ("x_min", "x_max", "y_min", "y_max", "z_min", "z_max")
@@ -83,26 +84,6 @@ def decay_curves(x, rate, bands, onset):
 
 
 # ----------------------------------------------------------------------------- scene
-
-
-def parse_scene(text, overrides=None):
-    """The scene text as {section: {key: value string}}, ``#`` comments removed, then the
-    ``SECTION.KEY`` overrides applied (the section is all before the last dot)."""
-    scene, section = {}, ""
-    for raw in (text or "").splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            section = line[1:-1].strip()
-            scene.setdefault(section, {})
-        elif "=" in line:
-            key, value = (s.strip() for s in line.split("=", 1))
-            scene.setdefault(section, {})[key] = value
-    for name, value in (overrides or {}).items():
-        section, _, key = name.rpartition(".")
-        scene.setdefault(section, {})[key] = str(value)
-    return scene
 
 
 def floats(value):

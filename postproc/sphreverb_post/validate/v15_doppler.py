@@ -61,26 +61,7 @@ import numpy as np
 from scipy.signal import butter, hilbert, sosfiltfilt, sosfreqz
 
 from sphreverb_post import read_receiver
-
-
-def scene_sections(outdir):
-    """section -> {key: value} of the scene echoed in summary.json, overrides applied."""
-    with open(os.path.join(outdir, "summary.json")) as f:
-        summary = json.load(f)
-    sections, current = {}, None
-    for line in summary["scene"].splitlines():
-        line = line.split("#")[0].strip()
-        if not line or line.startswith(";"):
-            continue
-        if line.startswith("["):
-            current = sections.setdefault(line.strip("[]").strip(), {})
-        elif "=" in line and current is not None:
-            k, v = (s.strip() for s in line.split("=", 1))
-            current[k] = v
-    for k, v in summary.get("scene_overrides", {}).items():
-        sec, _, key = k.rpartition(".")
-        sections.setdefault(sec, {})[key] = v
-    return sections
+from sphreverb_post.scene import run_scene as scene_sections
 
 
 class LinearPath:

@@ -28,30 +28,14 @@ import sys
 import numpy as np
 
 from sphreverb_post.audio import read
+from sphreverb_post.scene import receiver_positions, run_scene, vec
 
 
 def scene_vectors(outdir):
-    """(receiver name -> position, emitter centre) from the scene echoed in summary.json."""
-    with open(os.path.join(outdir, "summary.json")) as f:
-        summary = json.load(f)
-    pos, centre, section = {}, None, None
-    for line in summary["scene"].splitlines():
-        line = line.split("#")[0].strip()
-        if line.startswith("["):
-            section = line.strip("[]").strip()
-        elif "=" in line and section:
-            k, v = (s.strip() for s in line.split("=", 1))
-            if section.startswith("receiver.") and k == "position":
-                pos[section.split(".", 1)[1]] = np.array([float(w) for w in v.split()])
-            elif section == "emitter" and k == "center":
-                centre = np.array([float(w) for w in v.split()])
-    for k, v in summary.get("scene_overrides", {}).items():
-        parts = k.split(".")
-        if len(parts) == 3 and parts[0] == "receiver" and parts[2] == "position":
-            pos[parts[1]] = np.array([float(w) for w in v.split()])
-        if k == "emitter.center":
-            centre = np.array([float(w) for w in v.split()])
-    return pos, centre
+    """Receiver name -> position, and the [emitter] center, from the run's scene."""
+    scene = run_scene(outdir)
+    centre = scene.get("emitter", {}).get("center")
+    return receiver_positions(scene), (vec(centre) if centre else None)
 
 
 def first_reflection_path(src, rec, room):

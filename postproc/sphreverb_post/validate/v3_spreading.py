@@ -13,32 +13,12 @@ Exit status: 0 pass, 1 fail, 2 bad input.
 """
 import argparse
 import json
-import os
 import sys
 
 import numpy as np
 
 from sphreverb_post import read_receiver
-
-
-def receiver_positions(outdir):
-    """Receiver name -> position, from the scene echoed in summary.json (overrides applied)."""
-    with open(os.path.join(outdir, "summary.json")) as f:
-        summary = json.load(f)
-    pos, section = {}, None
-    for line in summary["scene"].splitlines():
-        line = line.split("#")[0].strip()
-        if line.startswith("["):
-            section = line.strip("[]").strip()
-        elif "=" in line and section and section.startswith("receiver."):
-            k, v = (s.strip() for s in line.split("=", 1))
-            if k == "position":
-                pos[section.split(".", 1)[1]] = np.array([float(w) for w in v.split()])
-    for k, v in summary.get("scene_overrides", {}).items():
-        parts = k.split(".")
-        if len(parts) == 3 and parts[0] == "receiver" and parts[2] == "position":
-            pos[parts[1]] = np.array([float(w) for w in v.split()])
-    return pos
+from sphreverb_post.scene import receiver_positions, run_scene
 
 
 def first_reflection_path(src, rec, room):
@@ -69,7 +49,7 @@ def main(argv=None, prog=None):
     args = ap.parse_args(argv)
 
     try:
-        pos = receiver_positions(args.outdir)
+        pos = receiver_positions(run_scene(args.outdir))
         src = np.array(args.source)
         rows = []
         for name in args.receivers:

@@ -34,30 +34,7 @@ import sys
 import numpy as np
 
 from sphreverb_post import read_receiver
-
-
-def scene_sections(outdir):
-    """Section -> {key: value string}, from the scene echoed in OUTDIR/summary.json, with the
-    command line's overrides applied."""
-    with open(os.path.join(outdir, "summary.json")) as f:
-        summary = json.load(f)
-    out, section = {}, None
-    for line in summary["scene"].splitlines():
-        line = line.split("#")[0].strip()
-        if line.startswith("["):
-            section = line.strip("[]").strip()
-            out.setdefault(section, {})
-        elif "=" in line and section:
-            k, v = (s.strip() for s in line.split("=", 1))
-            out[section][k] = v
-    for key, v in summary.get("scene_overrides", {}).items():
-        section, k = key.rsplit(".", 1)
-        out.setdefault(section, {})[k] = v
-    return out
-
-
-def vec(s):
-    return np.array([float(w) for w in s.split()])
+from sphreverb_post.scene import run_scene as scene_sections, vec
 
 
 def zeta_of_absorption(alpha):
