@@ -58,6 +58,7 @@ void read_fluid(const Reader& r, FluidSpec& f) {
   r.get("fluid", "density_diffusion", f.density_diffusion);
   r.get("fluid", "hyperdiffusion", f.hyperdiffusion);
   r.get("fluid", "hyperviscosity", f.hyperviscosity);
+  r.get("fluid", "shifting", f.shifting);
   r.get("fluid", "background_pressure", f.background_pressure);
   r.get("fluid", "skin", f.skin);
   r.get_enum("fluid", "gradient_correction", f.gradient_correction, gradient_names());

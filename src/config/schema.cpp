@@ -191,6 +191,11 @@ std::vector<KeySpec> make_schema() {
                      "the density's; 0 turns it off. 0.005 keeps hard mesh walls oblique to the "
                      "lattice stable (docs/limitations.md), at the cost of a small wall "
                      "absorption; same limit as hyperdiffusion"));
+  k.push_back(number("fluid", "shifting", closed(0, 10), "0",
+                     "A of the particle shifting dr = -A h v dt grad C (v the speed; Lind et al. "
+                     "2012), each step, for particles faster than 1 mm/s that no wall holds; 0 "
+                     "turns it off. 2 keeps the air ahead of a moving object from piling up "
+                     "(docs/limitations.md); it costs one more pair loop over the moving air"));
   k.push_back(number("fluid", "background_pressure", closed(0, 1e7, "Pa"), "0",
                      "Pressure added to p in the momentum equation"));
   k.push_back(number("fluid", "skin", closed(0.01, 1, "dx"), "0.2",

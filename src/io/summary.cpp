@@ -66,7 +66,8 @@ Json derived(const Scene& s) {
           {"highpass_Hz", s.output.highpass},
           {"room_walls", !s.room.present ? "none" : (d.mirror_room ? "mirror" : "tethered")},
           {"hyperdiffusion", s.fluid.hyperdiffusion},
-          {"hyperviscosity", s.fluid.hyperviscosity}};
+          {"hyperviscosity", s.fluid.hyperviscosity},
+          {"shifting", s.fluid.shifting}};
 }
 
 // Every [boundary] shape's wall treatment: ghost or tethered, the key as given and why.

@@ -11,6 +11,7 @@
 #include "sphreverb/parallel/energy.hpp"
 #include "sphreverb/physics/integrator.hpp"
 #include "sphreverb/physics/kernel.hpp"
+#include "sphreverb/physics/shifting.hpp"
 #include "sphreverb/solver/assembly.hpp"
 #include "sphreverb/solver/energy_watch.hpp"
 #include "sphreverb/solver/plane_counts.hpp"
@@ -344,6 +345,20 @@ void Simulation::hyperdiffuse() {
 // v -= n dt eps c dx^3 L(L(v)) per component (interactions.hpp). L(v) lives in filter_ (one value
 // per entry; the copies' reflected like a velocity), L(L(v)) in ax, ay, az (free until the
 // momentum loop).
+// The particle shifting of the air that moves (physics/shifting.hpp): the particles off their
+// lattice sites that no wall holds; then the moved fields onto halo copies and ghosts.
+void Simulation::shift_particles() {
+  const double offset = kShiftMinOffset * scene_.fluid.spacing;
+  std::vector<char> movable(p_.n_owned, 0);
+  for (std::size_t i = 0; i < p_.n_owned; ++i)
+    movable[i] = norm(p_.position(i) - lattice_.site_of(p_.id(i))) > offset;
+  for (const Tether& t : tethers_) movable[t.particle] = 0;
+  apply_shift(p_, compute_shift(p_, neighbours_, physics_, scene_.fluid.shifting, scene_.derived.dt,
+                                scene_.fluid.spacing, movable));
+  timings_.lap(Phase::Integration);
+  refresh(Field::Position | Field::Density | Field::Velocity);
+}
+
 void Simulation::hyperviscous() {
   for (auto& f : filter_) f.resize(p_.size());
   compute_laplacian(p_, neighbours_, physics_, {p_.vx.data(), p_.vy.data(), p_.vz.data()},
@@ -390,6 +405,7 @@ void Simulation::step(bool acoustic) {
   timings_.start();
   const std::int64_t n = acoustic ? acoustic_step_ : run_.stage1_steps;  // restored by restarts
   const double t = acoustic ? static_cast<double>(acoustic_step_) * d.dt : 0.0;  // s, of x^n
+  if (acoustic && scene_.fluid.shifting > 0.0) shift_particles();
   if ((physics_.hyperdiffusion > 0.0 || physics_.hyperviscosity > 0.0) &&
       n % kHyperdiffusionEvery == 0)
     hyperdiffuse();

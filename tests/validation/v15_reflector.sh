@@ -2,7 +2,7 @@
 # V15(c), the tone reflected from a moving wall, as the difference of two runs:
 #   v15_reflector.sh SPHREVERB OUTDIR [--key value ...]
 # Runs tests/validation/duct_v15_reflector.ini (one rank each, side by side) twice with the
-# same piston motion: with the 800 Hz burst of `pulse --tone 800 --width 0.002 --total 0.01
+# same piston motion: with the 800 Hz burst of `pulse --tone 800 --width 0.002 --total 0.018
 # --delay 0.015` at [emitter.horn] (OUTDIR/on), and with it silenced (--emitter.horn.gain 0,
 # OUTDIR/off). The solver is deterministic, so what the piston makes by itself is the same in
 # both, and `validate v15 --subtract` removes it; the check's exit code is the script's: every
@@ -16,7 +16,7 @@ export PYTHONPATH=$here/../../postproc OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_A
 scene=$here/duct_v15_reflector.ini
 rm -rf "$out"
 mkdir -p "$out"
-/usr/bin/python3 -m sphreverb_post pulse "$out/tone.wav" --tone 800 --width 0.002 --total 0.01 \
+/usr/bin/python3 -m sphreverb_post pulse "$out/tone.wav" --tone 800 --width 0.002 --total 0.018 \
   --delay 0.015
 "$exe" run "$scene" --out "$out/on" --emitter.horn.input "$out/tone.wav" "$@" >"$out/on.log" 2>&1 &
 on=$!
@@ -31,5 +31,5 @@ if [[ $status -ne 0 ]]; then
   exit "$status"
 fi
 /usr/bin/python3 -m sphreverb_post validate v15 "$out/on" --source horn --receivers mic \
-  --tone 800 --ends 0 --reflector piston --start 0.017 --burst 0.025 --onset 0.015 \
+  --tone 800 --reflector piston --start 0.017 --burst 0.033 --onset 0.015 \
   --subtract "$out/off" --direct --json "$out/validation.json"

@@ -67,6 +67,9 @@ struct FluidSpec {
   double hyperdiffusion = 0.002;  // applied every kHyperdiffusionEvery steps
   // epsilon of the same filter on the velocity, -eps c dx^3 L(L(v)), [0, 1]; 0 switches it off
   double hyperviscosity = 0.0;
+  // A of the particle shifting -A h |v| dt grad C (physics/shifting.hpp), [0, 10]; 0 switches it
+  // off. For the air that moving objects push (it keeps their stagnation regions ordered).
+  double shifting = 0.0;
   double background_pressure = 0.0;  // Pa, added to p in the momentum equation, [0, 1e7]
   double skin = 0.2;                 // Verlet skin as a fraction of dx, [0.01, 1]
   // grad W on the lattice: exact first moment, or first and third (lattice_gradient.hpp)

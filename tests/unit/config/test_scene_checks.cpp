@@ -2,7 +2,7 @@
 // 2^53, non-regular or huge files, fractional sample rates, NUL bytes, and the checks across keys
 // (receivers on plates, plates through the emitter, emitters larger than the room) with the two
 // warnings (room faces off the lattice's dx/2 position, an emitter disc free in the air) and
-// the warning for a moving object's wake in tension.
+// the warnings for a moving object (its wake in tension; the air it pushes without shifting).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -340,6 +340,25 @@ TEST(SceneChecks, MovingObjectWakeInTension) {
       expect_mentions(w, {"[boundary.door]", "3.43 m/s", "tension", "1416", "pair up"});
   EXPECT_EQ(wakes(parse_scene(text, kPath, {{"fluid.background_pressure", "1500"}}).warnings), 0);
   EXPECT_EQ(wakes(parse_scene(text, kPath, {{"fluid.background_pressure", "1400"}}).warnings), 1);
+}
+
+TEST(SceneChecks, MovingObjectWithoutShiftingIsNamed) {
+  // The air a moving object pushes piles up ahead of it unless [fluid] shifting is on: one
+  // warning per scene naming the object and the key; none with the shifting or without motion.
+  const std::string text = kScene +
+                           "[boundary.door]\nshape = rectangle\nnormal = 1 0 0\nsize = 0.1 "
+                           "0.1\npath = 0 0.45 0.1 0.15; 0.01 0.4157 0.1 0.15\n";
+  const auto piles = [](const Scene& s) {
+    std::vector<std::string> out;
+    for (const auto& w : s.warnings)
+      if (w.find("piles up ahead") != std::string::npos) out.push_back(w);
+    return out;
+  };
+  const auto w = piles(parse_scene(text, kPath));
+  ASSERT_EQ(w.size(), 1u);
+  expect_mentions(w[0], {"[boundary.door]", "shifting = 2"});
+  EXPECT_TRUE(piles(parse_scene(text, kPath, {{"fluid.shifting", "2"}})).empty());
+  EXPECT_TRUE(piles(parse_scene(kScene, kPath)).empty());
 }
 
 TEST(SceneChecks, LatticeGrowthUnderSustainedPressure) {
