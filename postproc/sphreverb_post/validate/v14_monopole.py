@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 from sphreverb_post import read_receiver
-from sphreverb_post.validate.v3_spreading import receiver_positions
+from sphreverb_post.scene import receiver_positions, run_scene
 
 
 def first_reflection_path(src, rec, room):
@@ -65,7 +65,7 @@ def main(argv=None, prog=None):
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     try:
-        pos = receiver_positions(args.outdir)
+        pos = receiver_positions(run_scene(args.outdir))
         src = np.array(args.source)
         for n in args.ray + args.around:
             if n not in pos:
