@@ -181,7 +181,7 @@ class Simulation {
   // settling; EnergyWatch). Collective.
   double drive_end(const Signal& input) const;
   void hyperdiffuse();               // the hyperdiffusion filter, every kHyperdiffusionEvery steps
-  void shift_particles();  // the particle shifting of the moving air, where on
+  void shift_particles();            // the particle shifting of the moving air, where on
   void hyperviscous();               // its velocity counterpart (hyperdiffuse() calls it)
   void record_background_balance();  // collective, at construction if P_b > 0
 
