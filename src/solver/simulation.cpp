@@ -342,9 +342,6 @@ void Simulation::hyperdiffuse() {
   refresh(Field::Density);
 }
 
-// v -= n dt eps c dx^3 L(L(v)) per component (interactions.hpp). L(v) lives in filter_ (one value
-// per entry; the copies' reflected like a velocity), L(L(v)) in ax, ay, az (free until the
-// momentum loop).
 // The particle shifting of the air that moves (physics/shifting.hpp): the particles off their
 // lattice sites that no wall holds; then the moved fields onto halo copies and ghosts.
 void Simulation::shift_particles() {
@@ -359,6 +356,9 @@ void Simulation::shift_particles() {
   refresh(Field::Position | Field::Density | Field::Velocity);
 }
 
+// v -= n dt eps c dx^3 L(L(v)) per component (interactions.hpp). L(v) lives in filter_ (one value
+// per entry; the copies' reflected like a velocity), L(L(v)) in ax, ay, az (free until the
+// momentum loop).
 void Simulation::hyperviscous() {
   for (auto& f : filter_) f.resize(p_.size());
   compute_laplacian(p_, neighbours_, physics_, {p_.vx.data(), p_.vy.data(), p_.vz.data()},
