@@ -44,11 +44,13 @@ EmitterState EmitterDrive::at(std::int64_t n) {
     case Drive::Displacement:
       state_.shift = k_ * s(t);
       state_.speed = k_ * (s(t + 0.5 * dt_) - s(t - 0.5 * dt_)) / dt_;
+      state_.acceleration = k_ * (s(t + dt_) - 2.0 * s(t) + s(t - dt_)) / (dt_ * dt_);
       break;
     case Drive::Velocity: {
       const double v = k_ * fs * s(t);
       if (n > 0) state_.shift += 0.5 * dt_ * (state_.speed + v);
       state_.speed = v;
+      state_.acceleration = k_ * fs * (s(t + 0.5 * dt_) - s(t - 0.5 * dt_)) / dt_;
       break;
     }
     case Drive::Acceleration: {
@@ -62,6 +64,7 @@ EmitterState EmitterDrive::at(std::int64_t n) {
         leaky_v_ = v;
         state_.speed = v - wc_ * state_.shift;
       }
+      state_.acceleration = a - 2.0 * wc_ * leaky_v_ + wc_ * wc_ * state_.shift;
       last_acc_ = a;
       break;
     }

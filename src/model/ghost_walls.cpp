@@ -384,12 +384,14 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
     }
     e += s.count;
     if (position) {
-      const Vec3 d = reflected(s, x - s.rest);
+      // Reflected about the faces where they stand: x_n -> 2 X_k - x_n along each n_k.
+      Vec3 d = reflected(s, x - s.rest);
+      if (s.element >= 0 || s.driven()) d += 2.0 * face_displacement(s);
       p.x[slot] = s.x.x + d.x, p.y[slot] = s.x.y + d.y, p.z[slot] = s.x.z + d.z;
     }
     if (density) {
       mirror_rho_[a] = rho;
-      p.rho[slot] = s.element >= 0 ? rho + moving_face_density(s, rho) : rho;
+      p.rho[slot] = s.element >= 0 || s.driven() ? rho + moving_face_density(s, rho) : rho;
     }
     if (velocity) {
       for (int k = 0; k < s.faces; ++k) {
@@ -417,21 +419,34 @@ double GhostWalls::moving_face_density(const Site& s, double rho) const {
   // Across a face that moves, dp/dn = -rho0 dW/dt (the air's momentum at the wall), not 0 as
   // for a rigid one: the ghost's pressure is the state's plus that gradient times the lever.
   // dW/dt of a reacting face from its element's equation (reacting_face.hpp eq. 2) at its
-  // current state, of a resistive face from its W = p / R now and at the last step.
+  // current state, of a resistive face from its W = p / R now and at the last step, plus the
+  // disc's acceleration where the face moves with it.
   const double pressure = params_.eos.pressure(rho);
-  const std::size_t row = 3 * static_cast<std::size_t>(s.element);
+  const std::size_t row = s.element >= 0 ? 3 * static_cast<std::size_t>(s.element) : 0;
   double dp = 0.0;
   for (int k = 0; k < s.faces; ++k) {
-    double rate = 0.0;
+    double rate = s.drive[k] * piston_acceleration_;
     if (s.step[k] >= 0) {
       const WallImpedance& z = impedances_[static_cast<std::size_t>(s.step[k])];
-      rate = (pressure - z.resistance * face_w_[row + k] - z.stiffness * face_x_[row + k]) / z.mass;
+      rate +=
+          (pressure - z.resistance * face_w_[row + k] - z.stiffness * face_x_[row + k]) / z.mass;
     } else if (s.resistive(k) && params_.dt > 0.0) {
-      rate = (s.admittance[k] * pressure - face_w_[row + k]) / params_.dt;
+      rate += (s.admittance[k] * pressure - face_w_[row + k]) / params_.dt;
     }
     dp -= params_.eos.rho0 * rate * s.lever[k];
   }
   return dp / (params_.eos.c0 * params_.eos.c0);
+}
+
+Vec3 GhostWalls::face_displacement(const Site& s) const {
+  Vec3 d;
+  for (int k = 0; k < s.faces; ++k) {
+    double x = s.drive[k] * piston_shift_;
+    if (s.element >= 0 && (s.step[k] >= 0 || s.resistive(k)))
+      x += face_x_[3 * static_cast<std::size_t>(s.element) + static_cast<std::size_t>(k)];
+    d += x * s.normal[k];
+  }
+  return d;
 }
 
 void GhostWalls::refresh(const Particles& p, std::vector<double>& values) const {
@@ -474,8 +489,10 @@ void GhostWalls::advance_faces() {
       if (s.step[k] >= 0)
         steps_[static_cast<std::size_t>(s.step[k])].advance(pressure, face_x_[row + k],
                                                             face_w_[row + k]);
-      else if (s.resistive(k))
-        face_w_[row + k] = s.admittance[k] * pressure;  // W^n of the resistive face
+      else if (s.resistive(k)) {
+        face_w_[row + k] = s.admittance[k] * pressure;      // W^n of the resistive face
+        face_x_[row + k] += face_w_[row + k] * params_.dt;  // X^{n+1}
+      }
   }
   ++advanced_;
 }

@@ -382,19 +382,19 @@ void Simulation::hyperviscous() {
 EmitterState Simulation::drive(bool acoustic) {
   EmitterState s;
   if (!acoustic) return s;
-  // One broadcast: the disc's shift and speed, then each source's volume velocity.
-  std::vector<double> buf(2 + sources_.size(), 0.0);
+  // One broadcast: the disc's shift, speed and acceleration, then each source's volume velocity.
+  std::vector<double> buf(3 + sources_.size(), 0.0);
   if (rank_ == 0) {
     s = emitter_.at(acoustic_step_);
-    buf[0] = s.shift, buf[1] = s.speed;
+    buf[0] = s.shift, buf[1] = s.speed, buf[2] = s.acceleration;
     for (std::size_t k = 0; k < source_drives_.size(); ++k)
-      buf[2 + k] = source_drives_[k].at(acoustic_step_).speed;
+      buf[3 + k] = source_drives_[k].at(acoustic_step_).speed;
   }
   MPI_Bcast(buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, 0, comm_);
-  source_q_.assign(buf.begin() + 2, buf.end());
+  source_q_.assign(buf.begin() + 3, buf.end());
   source_time_ = static_cast<double>(acoustic_step_) * scene_.derived.dt;
   ++acoustic_step_;
-  return {buf[0], buf[1]};
+  return {buf[0], buf[1], buf[2]};
 }
 
 // One step of the staggered leap-frog (integrator.hpp). On entry the owned particles hold x^n,
@@ -411,9 +411,11 @@ void Simulation::step(bool acoustic) {
     hyperdiffuse();
   const EmitterState e = drive(acoustic);  // the disc at t^n
   if (ghosts_.driven()) {
-    // The face behind the disc moves at its speed: the ghosts' velocities about it (local).
-    ghosts_.set_piston_speed(e.speed);
-    ghosts_.refresh(p_, Field::Velocity);
+    // The face behind the disc moves with it: the ghosts' velocities reflected about its speed,
+    // their positions about its displacement, their pressures carrying the gradient of its
+    // acceleration, all at t^n (local; a restart recomputes them here).
+    ghosts_.set_piston(e.shift, e.speed, e.acceleration);
+    ghosts_.refresh(p_, Field::Velocity | Field::Density | Field::Position);
   }
   if (mirror_.driven()) {
     // The same for the mirror face the disc lies on: its images behind the disc (local).

@@ -1,9 +1,10 @@
 // The emitter's drive: the disc's displacement along its normal as a function of the step,
 // computed on rank 0 from the input signal (Wolfe & Semwal Eq. 5/7: x_t = x_rest + k s_t).
 //
-//  displacement  X(t) = k s(t),        V = dX/dt (central difference over one step)
+//  displacement  X(t) = k s(t),        V = dX/dt, dV/dt (central differences over one step)
 //  velocity      V(t) = k f_s s(t),    X = integral of V (trapezoid rule): a unit sample moves the
-//                                      disc by k over one sample period
+//                                      disc by k over one sample period; dV/dt the slope of V
+//                                      over the step (central difference)
 //  acceleration  A(t) = k f_s^2 s(t),  V, X integrated by the trapezoid rule through two leaky
 //                                      integrators, dV/dt = A - w_c V and dX/dt = V - w_c X,
 //                                      w_c = 2 pi highpass: X / A = 1 / (s + w_c)^2, so the disc's
@@ -11,6 +12,8 @@
 //                                      damped) at `highpass` Hz and the disc returns to rest after
 //                                      an impulse instead of drifting away at constant speed (a
 //                                      loudspeaker's suspension). highpass = 0: pure integration.
+//                                      The disc's acceleration dV/dt = A - 2 w_c V_l + w_c^2 X,
+//                                      V_l the first integrator's output.
 //
 // What each radiates (measured, docs/theory/emitter-receivers.md): a disc on a wall is a baffled
 // piston, a monopole whose pressure follows the disc's acceleration, so the acceleration drive is
@@ -38,8 +41,9 @@ struct DriveParams {
 };
 
 struct EmitterState {
-  double shift = 0.0;  // m, displacement from the rest position along the normal
-  double speed = 0.0;  // m/s, along the normal
+  double shift = 0.0;         // m, displacement from the rest position along the normal
+  double speed = 0.0;         // m/s, along the normal
+  double acceleration = 0.0;  // m/s^2, along the normal (dV/dt of the drive's V(t))
 };
 
 class EmitterDrive {

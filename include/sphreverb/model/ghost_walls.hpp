@@ -41,10 +41,14 @@
 //
 // A ghost moves with its state, as a mirror wall's image moves with its particle: it sits at its
 // site plus the interpolated displacement of the air from rest (sum of w_q (x_q - site_q)),
-// reflected in each face like the velocity. Held at their sites while the air beside them moved,
-// the ghosts broke the symmetry of a plane wave along a duct by the air's displacement over the
-// spacing and seeded the lattice's transverse 2 dx (checkerboard) mode at every reflection off
-// the duct's ends (docs/theory/walls.md, "Ghosts that move with the air").
+// reflected in each face like the velocity, about the face where it stands (x_n -> 2 X_k - x_n,
+// X_k the displacement of a face element, a resistive face's integrated W or the disc's;
+// reflected about the face at rest, oblique faces left an offset behind pulses, second order in
+// the amplitude). Behind the disc the pressure gradient is that of its acceleration. Held at their
+// sites while the air beside them moved, the ghosts broke the symmetry of a plane wave along a duct
+// by the air's displacement over the spacing and seeded the lattice's transverse 2 dx
+// (checkerboard) mode at every reflection off the duct's ends (docs/theory/walls.md, "Ghosts that
+// move with the air").
 //
 // The air's sites within kClearance dx of a wall are ghosts on the air side (their own site's
 // state, extrapolated from a probe as above, else a Shepard average, its normal velocity
@@ -87,7 +91,7 @@ struct GhostWallParams {
   double dt = 0.0;     // s, the time step of the reacting faces' elements (reacting_face.hpp)
   // The emitter disc where it lies on a wall (a piston in a baffle): the ghosts whose wall point
   // lies on it, behind a face parallel to it, make that part of the face move with the disc,
-  // W_k = V n_disc . n_k (+ p / R_k) with V the disc's speed (set_piston_speed); the disc then
+  // W_k = V n_disc . n_k (+ p / R_k) with V the disc's speed (set_piston); the disc then
   // has no particles of its own (no tethers). The other faces there (the side walls of a duct
   // the piston fills) are walls as everywhere else. radius 0: none.
   Vec3 piston_center, piston_normal;
@@ -135,8 +139,11 @@ class GhostWalls {
   bool enabled() const { return !sites_.empty(); }
   // Whether some ghost lies behind the emitter disc (a face it moves).
   bool driven() const { return driven_; }
-  // The disc's speed along its normal (m/s) for the following refreshes.
-  void set_piston_speed(double speed) { piston_speed_ = speed; }
+  // The disc's displacement (m), speed (m/s) and acceleration (m/s^2) along its normal, for the
+  // following refreshes.
+  void set_piston(double shift, double speed, double acceleration) {
+    piston_shift_ = shift, piston_speed_ = speed, piston_acceleration_ = acceleration;
+  }
   const Stats& stats() const { return stats_; }
   std::size_t active() const { return active_.size(); }
   // Some ghost site has a face element (a face of a band material).
@@ -144,7 +151,8 @@ class GhostWalls {
 
   // Advances the face elements of the active reacting ghosts by one step under the pressure at
   // their mirror points p(x_m)^n (reacting_face.hpp eq. 2): (X^n, W^{n-1/2}) -> (X^{n+1},
-  // W^{n+1/2}); a resistive face's row keeps W^n = p(x_m)^n / R. Pre: the ghosts' densities are
+  // W^{n+1/2}); a resistive face's row keeps W^n = p(x_m)^n / R and X^{n+1} = X^n + W^n dt
+  // (its displacement, for the ghosts' positions). Pre: the ghosts' densities are
   // rho^n (refreshed). Local; the ghosts' velocities follow at the next velocity refresh.
   void advance_faces();
   // The face elements of the active reacting ghosts, ascending by key.
@@ -166,7 +174,8 @@ class GhostWalls {
   void set_velocity_follows_density(bool on) { velocity_follows_density_ = on; }
   // Recomputes the ghosts' position, density and velocity (a density refresh rewrites the
   // velocity too where set_velocity_follows_density). A ghost's position is its site plus the
-  // displacement of its state from rest, reflected like the velocity (with W = 0).
+  // displacement of its state from rest reflected about its faces' own displacements (X_k of a
+  // face element or a resistive face's row, the disc's along n_k), as the velocity about W_k.
   void refresh(Particles& p, FieldSet fields) const;
   // Interpolates an even scalar kept outside the store (one value per entry) to the ghosts.
   void refresh(const Particles& p, std::vector<double>& values) const;
@@ -197,6 +206,8 @@ class GhostWalls {
     // Face k is resistive (W = p / R, no element of a band material, not the disc's): its row
     // keeps W of the last step.
     bool resistive(int k) const { return step[k] < 0 && admittance[k] > 0.0 && drive[k] == 0.0; }
+    // Some face of the site moves with the emitter disc.
+    bool driven() const { return drive[0] != 0.0 || drive[1] != 0.0 || drive[2] != 0.0; }
   };
   template <class F>
   void build(const SolidGeometry& geometry, F&& air, int axis, double lo, double hi);
@@ -204,6 +215,9 @@ class GhostWalls {
   static Vec3 reflected(const Site& s, Vec3 v);
   // The density the pressure gradient across the site's moving faces adds to the state rho.
   double moving_face_density(const Site& s, double rho) const;
+  // The displacement of the site's faces (m, sum over k of X_k n_k): its elements' or resistive
+  // rows' X_k and the disc's.
+  Vec3 face_displacement(const Site& s) const;
   void build_impl(const SolidGeometry& geometry, const std::vector<char>& air_block,
                   const int block_lo[3], const int block_n[3], int axis, double lo, double hi);
 
@@ -230,7 +244,9 @@ class GhostWalls {
   Stats stats_;
   bool driven_ = false;
   bool velocity_follows_density_ = false;
-  double piston_speed_ = 0.0;  // m/s
+  double piston_shift_ = 0.0;         // m
+  double piston_speed_ = 0.0;         // m/s
+  double piston_acceleration_ = 0.0;  // m/s^2
 };
 
 template <class F>

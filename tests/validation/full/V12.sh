@@ -7,7 +7,10 @@
 # along the rotated axis by meshes/make_tube_v12.py --place. Two microphone pairs: s = 0.1 m
 # (mic1-mic2, 172 .. 0.45 c/s = 1543 Hz) and s = 0.05 m (mic3-mic2, 343 .. 1715 Hz, the duct's first
 # cross mode c / (2 x 0.1 m)). Each sample must pass on both pairs: rigid alpha < 0.03, |alpha - configured| <=
-# 0.05 in every 1/3-octave band.
+# 0.05 in every 1/3-octave band. The piston moves 1e-7 m per unit sample (a 1.8 Pa pulse, the air
+# displaced 2.2 um): the walls oblique to the lattice carry an error second order in the air's
+# displacement over the spacing (docs/limitations.md), which the 1 cm ctests' 1e-6 m, at half the
+# spacing, doubles: the rigid sample then reads 0.037 at 198 Hz instead of 0.004.
 #   tests/validation/full/V12.sh EXE OUTDIR        (writes OUTDIR/validation.json, alpha.png)
 #   SPACING=0.01 V12_CASES="rigid alpha50" ...: a subset
 source "$(dirname "$0")/common.sh"
@@ -38,7 +41,8 @@ for c in "${cases[@]}"; do
     --emitter.center "$(at emitter center)" --emitter.normal "$(at emitter normal)" \
     --receiver.mic1.position "$(at receiver.mic1 position)" \
     --receiver.mic2.position "$(at receiver.mic2 position)" \
-    --receiver.mic3.position "$(at receiver.mic3 position)" $override || { status=1; continue; }
+    --receiver.mic3.position "$(at receiver.mic3 position)" --emitter.deflection 1e-7 \
+    $override || { status=1; continue; }
   # shellcheck disable=SC2086
   "$PY" -m sphreverb_post validate v6 "$dir" --mic1 mic1 --mic2 mic2 --x1 0.3 --spacing 0.1 \
     --gate 0.0074 --fmin 172 --fmax 1543 $expect --case "V12 $name s=0.1" \
