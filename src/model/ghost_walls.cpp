@@ -349,6 +349,9 @@ void GhostWalls::rebuild(Particles& p) {
       if (advanced_ > 0 && !was_active_[static_cast<std::size_t>(sites_[g].element)]) ++stats_.late;
     }
   was_active_ = std::move(now);
+  driven_active_.clear();
+  for (std::size_t a = 0, e = 0; a < active_.size(); e += sites_[active_[a]].count, ++a)
+    if (sites_[active_[a]].driven()) driven_active_.emplace_back(a, e);
   p.append_copies(active_.size());
   for (std::size_t a = 0; a < active_.size(); ++a) p.key[first_slot_ + a] = sites_[active_[a]].key;
   p.n_ghost += active_.size();  // entry_ holds the stencils back to back in active order
@@ -371,42 +374,51 @@ void GhostWalls::refresh(Particles& p, FieldSet fields) const {
   if (density) mirror_rho_.resize(active_.size());
   std::size_t e = 0;
   for (std::size_t a = 0; a < active_.size(); ++a) {
-    const Site& s = sites_[active_[a]];
-    const std::size_t slot = first_slot_ + a;
-    double rho = 0.0;
-    Vec3 v, x;
-    for (std::uint32_t q = 0; q < s.count; ++q) {
-      const std::uint32_t j = entry_[e + q];
-      const double w = weight_[s.first + q];
-      rho += w * p.rho[j];
-      if (velocity) v += w * Vec3{p.vx[j], p.vy[j], p.vz[j]};
-      if (position) x += w * Vec3{p.x[j], p.y[j], p.z[j]};
+    refresh_ghost(p, a, e, density, velocity, position);
+    e += sites_[active_[a]].count;
+  }
+}
+
+void GhostWalls::refresh_driven(Particles& p) const {
+  for (const auto& [a, e] : driven_active_) refresh_ghost(p, a, e, true, true, true);
+}
+
+void GhostWalls::refresh_ghost(Particles& p, std::size_t a, std::size_t e, bool density,
+                               bool velocity, bool position) const {
+  const Site& s = sites_[active_[a]];
+  const std::size_t slot = first_slot_ + a;
+  double rho = 0.0;
+  Vec3 v, x;
+  for (std::uint32_t q = 0; q < s.count; ++q) {
+    const std::uint32_t j = entry_[e + q];
+    const double w = weight_[s.first + q];
+    rho += w * p.rho[j];
+    if (velocity) v += w * Vec3{p.vx[j], p.vy[j], p.vz[j]};
+    if (position) x += w * Vec3{p.x[j], p.y[j], p.z[j]};
+  }
+  if (position) {
+    // Reflected about the faces where they stand: x_n -> 2 X_k - x_n along each n_k.
+    Vec3 d = reflected(s, x - s.rest);
+    if (s.moves()) d += 2.0 * face_displacement(s);
+    p.x[slot] = s.x.x + d.x, p.y[slot] = s.x.y + d.y, p.z[slot] = s.x.z + d.z;
+  }
+  if (density) {
+    mirror_rho_[a] = rho;
+    p.rho[slot] = s.moves() ? rho + moving_face_density(s, rho) : rho;
+  }
+  if (velocity) {
+    for (int k = 0; k < s.faces; ++k) {
+      const Vec3& n = s.normal[k];
+      const double vn = dot(v, n);
+      const double own =
+          s.step[k] >= 0
+              ? face_w_[3 * static_cast<std::size_t>(s.element) + static_cast<std::size_t>(k)]
+              : (s.admittance[k] > 0.0 ? s.admittance[k] * params_.eos.pressure(rho) : 0.0);
+      const double wall = own + s.drive[k] * piston_speed_;
+      const double odd = s.odd[k];
+      v = v - vn * n + (odd == -1.0 ? 2.0 * wall - vn : wall + odd * (vn - wall)) * n;
     }
-    e += s.count;
-    if (position) {
-      // Reflected about the faces where they stand: x_n -> 2 X_k - x_n along each n_k.
-      Vec3 d = reflected(s, x - s.rest);
-      if (s.element >= 0 || s.driven()) d += 2.0 * face_displacement(s);
-      p.x[slot] = s.x.x + d.x, p.y[slot] = s.x.y + d.y, p.z[slot] = s.x.z + d.z;
-    }
-    if (density) {
-      mirror_rho_[a] = rho;
-      p.rho[slot] = s.element >= 0 || s.driven() ? rho + moving_face_density(s, rho) : rho;
-    }
-    if (velocity) {
-      for (int k = 0; k < s.faces; ++k) {
-        const Vec3& n = s.normal[k];
-        const double vn = dot(v, n);
-        const double own =
-            s.step[k] >= 0
-                ? face_w_[3 * static_cast<std::size_t>(s.element) + static_cast<std::size_t>(k)]
-                : (s.admittance[k] > 0.0 ? s.admittance[k] * params_.eos.pressure(rho) : 0.0);
-        const double wall = own + s.drive[k] * piston_speed_;
-        const double odd = s.odd[k];
-        v = v - vn * n + (odd == -1.0 ? 2.0 * wall - vn : wall + odd * (vn - wall)) * n;
-      }
-      p.vx[slot] = v.x, p.vy[slot] = v.y, p.vz[slot] = v.z;
-    }
+    p.vx[slot] = v.x, p.vy[slot] = v.y, p.vz[slot] = v.z;
   }
 }
 

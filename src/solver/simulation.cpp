@@ -415,7 +415,7 @@ void Simulation::step(bool acoustic) {
     // their positions about its displacement, their pressures carrying the gradient of its
     // acceleration, all at t^n (local; a restart recomputes them here).
     ghosts_.set_piston(e.shift, e.speed, e.acceleration);
-    ghosts_.refresh(p_, Field::Velocity | Field::Density | Field::Position);
+    ghosts_.refresh_driven(p_);
   }
   if (mirror_.driven()) {
     // The same for the mirror face the disc lies on: its images behind the disc (local).

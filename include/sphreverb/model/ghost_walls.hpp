@@ -72,6 +72,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sphreverb/core/fields.hpp"
@@ -177,6 +178,9 @@ class GhostWalls {
   // displacement of its state from rest reflected about its faces' own displacements (X_k of a
   // face element or a resistive face's row, the disc's along n_k), as the velocity about W_k.
   void refresh(Particles& p, FieldSet fields) const;
+  // The same for the ghosts behind the emitter disc only, all three fields (after set_piston;
+  // the others do not depend on the disc).
+  void refresh_driven(Particles& p) const;
   // Interpolates an even scalar kept outside the store (one value per entry) to the ghosts.
   void refresh(const Particles& p, std::vector<double>& values) const;
   // Interpolates a vector kept outside the store (three components, one value per entry) to the
@@ -208,11 +212,16 @@ class GhostWalls {
     bool resistive(int k) const { return step[k] < 0 && admittance[k] > 0.0 && drive[k] == 0.0; }
     // Some face of the site moves with the emitter disc.
     bool driven() const { return drive[0] != 0.0 || drive[1] != 0.0 || drive[2] != 0.0; }
+    // Some face of the site moves (a face element, a resistive row or the disc's).
+    bool moves() const { return element >= 0 || driven(); }
   };
   template <class F>
   void build(const SolidGeometry& geometry, F&& air, int axis, double lo, double hi);
   // v reflected in the site's faces without their motion: v.n_k -> odd_k (v.n_k), face by face.
   static Vec3 reflected(const Site& s, Vec3 v);
+  // refresh() of active ghost a, its stencil at entry_[e...].
+  void refresh_ghost(Particles& p, std::size_t a, std::size_t e, bool density, bool velocity,
+                     bool position) const;
   // The density the pressure gradient across the site's moving faces adds to the state rho.
   double moving_face_density(const Site& s, double rho) const;
   // The displacement of the site's faces (m, sum over k of X_k n_k): its elements' or resistive
@@ -231,6 +240,8 @@ class GhostWalls {
   std::vector<std::uint32_t> active_;
   std::size_t first_slot_ = 0;
   std::vector<std::uint32_t> entry_;
+  // The active ghosts behind the disc: (active index, first entry of its stencil).
+  std::vector<std::pair<std::size_t, std::size_t>> driven_active_;
   // The reacting faces: the distinct fitted walls and their integrators; per reacting site three
   // X and three W (rows of Site::element), kept across rebuilds.
   std::vector<WallImpedance> impedances_;
