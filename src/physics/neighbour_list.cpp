@@ -66,13 +66,21 @@ inline bool within(double dx, double dy, double dz, double r2max) {
   return dx * dx + dy * dy + dz * dz <= r2max;
 }
 
+// A list of at most kPackedSlots candidates whose keys lie below kPackedKeyLimit is sorted as
+// packed words (key << kSlotBits | slot); larger ones as (key, entry) pairs.
+constexpr int kSlotBits = 9;
+
+constexpr std::size_t kPackedSlots = std::size_t{1} << kSlotBits;
+constexpr std::int64_t kPackedKeyLimit = std::int64_t{1} << (64 - kSlotBits);
+
 }  // namespace
 
 // One search per owned particle (its list, its size and the hash of its offsets), then the
 // stencil chosen from the hashes, then a check of each particle against the stencil without a
-// search (below), then a second search only for the particles off the stencil, to fill their
-// explicit lists. The lists, the stencil and the runs are those of searching every particle
-// three times (pattern count, size count, fill).
+// search (below); the explicit lists are those kept from the search, and a particle whose list
+// was not kept (the stencil changed since the last build) is searched again. The lists, the
+// stencil and the runs are those of searching every particle three times (pattern count, size
+// count, fill).
 void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
   const CellGrid grid(p, p.size(), radius, true);
   const double r2max = radius * radius;
@@ -83,7 +91,8 @@ void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
   std::vector<std::uint32_t> hits;  // positions k in the cell order
   std::vector<std::uint64_t> near;  // per candidate of one row of cells: within the radius
   std::vector<std::pair<std::int64_t, std::uint32_t>> keyed;
-  std::vector<std::uint32_t> list;  // one particle's neighbours, key order
+  std::vector<std::uint64_t> packed;  // key << kSlotBits | slot in keyed
+  std::vector<std::uint32_t> list;    // one particle's neighbours, key order
   const auto list_of = [&](std::size_t i) {
     const double xi = p.x[i], yi = p.y[i], zi = p.z[i];
     const int ci[3] = {grid.coord(xi, 0), grid.coord(yi, 1), grid.coord(zi, 2)};
@@ -109,15 +118,29 @@ void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
     // i itself is among the hits (at distance 0): dropped here.
     std::size_t kept = 0;
     keyed.resize(n);
+    bool packable = n <= kPackedSlots;
     for (std::size_t m = 0; m < n; ++m) {
       const std::uint32_t j = grid.order[hits[m]];
-      if (j != i) keyed[kept++] = {p.key[j], j};
+      if (j == i) continue;
+      const std::int64_t key = p.key[j];
+      packable = packable && key >= 0 && key < kPackedKeyLimit;
+      keyed[kept++] = {key, j};
     }
     n = kept;
     keyed.resize(n);
+    list.resize(n);
+    if (packable) {
+      // Keys are distinct: sorting (key, slot) packed into one word orders by key alone, and a
+      // sort of plain words is about twice as fast as one of pairs.
+      packed.resize(n);
+      for (std::size_t m = 0; m < n; ++m)
+        packed[m] = static_cast<std::uint64_t>(keyed[m].first) << kSlotBits | m;
+      std::sort(packed.begin(), packed.end());
+      for (std::size_t m = 0; m < n; ++m) list[m] = keyed[packed[m] & (kPackedSlots - 1)].second;
+      return;
+    }
     std::sort(keyed.begin(), keyed.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
-    list.resize(n);
     for (std::size_t m = 0; m < n; ++m) list[m] = keyed[m].second;
   };
   // j - i for every neighbour, or false if one does not fit the stencil's int32.
@@ -138,7 +161,21 @@ void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
     return h;
   };
 
-  // Pass 1: every list once, its size and (for the stencil) the hash of its offsets.
+  // Pass 1: every list once, its size and (for the stencil) the hash of its offsets. The lists
+  // of the particles that will not fit the stencil are kept (`kept`, in particle order), so that
+  // pass 3 need not search for them again: which ones is guessed from the last build's stencil
+  // (a particle whose offsets have its hash is expected to fit). The old lists go first, so the
+  // peak memory stays about that of the explicit lists.
+  // The first build keeps none (it has no guess; pass 3 searches again).
+  const bool had_stencil = !stencil_.empty();
+  const std::uint64_t guess = stencil_hash_;
+  const std::size_t expected = index_.size();
+  index_.clear();
+  index_.shrink_to_fit();
+  std::vector<std::uint32_t> kept;
+  kept.reserve(expected + expected / 8);
+  constexpr std::uint32_t kNotKept = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> kept_at(p.n_owned, kNotKept);
   std::vector<std::uint32_t> count(p.n_owned);
   std::vector<std::uint64_t> hash(use_stencil ? p.n_owned : 0);
   std::vector<bool> hashed(use_stencil ? p.n_owned : 0, false);
@@ -149,16 +186,26 @@ void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
     list_of(i);
     count[i] = static_cast<std::uint32_t>(list.size());
     pairs_ += list.size();
-    if (!use_stencil || list.empty() || !deltas(i, pattern)) continue;
-    hash[i] = hash_of(pattern), hashed[i] = true;
-    auto& e = seen.try_emplace(hash[i], 0u, static_cast<std::uint32_t>(i)).first->second;
-    ++e.first;
+    if (use_stencil && !list.empty() && deltas(i, pattern)) {
+      hash[i] = hash_of(pattern), hashed[i] = true;
+      auto& e = seen.try_emplace(hash[i], 0u, static_cast<std::uint32_t>(i)).first->second;
+      ++e.first;
+      if (had_stencil && hash[i] == guess) continue;  // expected to fit
+    }
+    if (!had_stencil) continue;
+    if (kept.size() + list.size() > kNotKept)
+      throw std::length_error(
+          "neighbour list of one rank exceeds 2^32 entries (~45 million "
+          "particles per rank): use more ranks");
+    kept_at[i] = static_cast<std::uint32_t>(kept.size());
+    kept.insert(kept.end(), list.begin(), list.end());
   }
 
   // The stencil: the most common pattern of offsets (by its hash; a collision only makes a
   // worse choice, as every particle is checked against the pattern itself below).
   stencil_.clear();
-  std::uint64_t stencil_hash = 0;
+  std::uint64_t& stencil_hash = stencil_hash_;
+  stencil_hash = 0;
   {
     std::pair<std::uint32_t, std::uint32_t> best{0, 0};
     for (const auto& [h, e] : seen)
@@ -194,9 +241,11 @@ void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
   std::vector<bool> regular(p.n_owned, false);
   offsets_.assign(p.n_owned + 1, 0);
   std::size_t total = 0;
+  bool kept_all = true;  // `kept` holds exactly the explicit lists, in particle order
   for (std::size_t i = 0; i < p.n_owned; ++i) {
     regular[i] = fits(i);
     if (!regular[i]) total += count[i];
+    kept_all = kept_all && regular[i] == (kept_at[i] == kNotKept);
     if (total > std::numeric_limits<std::uint32_t>::max())
       throw std::length_error(
           "neighbour list of one rank exceeds 2^32 entries (~45 million "
@@ -204,22 +253,30 @@ void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
     offsets_[i + 1] = static_cast<std::uint32_t>(total);
   }
   hash = {}, hashed = {}, count = {};
-  index_.clear();
-  index_.shrink_to_fit();  // the old list goes before the new one is allocated
-  index_.resize(total);
   runs_.clear();
-  // Pass 3: the explicit lists, searched again.
   for (std::size_t i = 0; i < p.n_owned; ++i) {
-    if (regular[i]) {
-      if (runs_.empty() || runs_.back().end != i)
-        runs_.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i)});
-      ++runs_.back().end;
+    if (!regular[i]) continue;
+    if (runs_.empty() || runs_.back().end != i)
+      runs_.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i)});
+    ++runs_.back().end;
+  }
+  runs_.shrink_to_fit();
+  if (kept_all) {
+    index_ = std::move(kept);  // its spare capacity (at most an eighth) stays for the next build
+    return;
+  }
+  // Pass 3 (the stencil changed): the explicit lists, copied from pass 1 or searched again.
+  index_.resize(total);
+  for (std::size_t i = 0; i < p.n_owned; ++i) {
+    if (regular[i]) continue;
+    if (kept_at[i] != kNotKept) {
+      const auto from = kept.begin() + kept_at[i];
+      std::copy(from, from + (offsets_[i + 1] - offsets_[i]), index_.begin() + offsets_[i]);
       continue;
     }
     list_of(i);
     std::copy(list.begin(), list.end(), index_.begin() + offsets_[i]);
   }
-  runs_.shrink_to_fit();
 }
 
 void NeighbourList::neighbours(std::size_t i, std::vector<std::uint32_t>& out) const {

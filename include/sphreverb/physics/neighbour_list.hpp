@@ -54,6 +54,7 @@ class NeighbourList {
  private:
   std::vector<std::uint32_t> offsets_, index_;
   std::vector<std::int32_t> stencil_;
+  std::uint64_t stencil_hash_ = 0;  // the hash of stencil_'s offsets (build's guess of who fits)
   std::vector<Run> runs_;
   std::size_t pairs_ = 0;
 };

@@ -58,9 +58,8 @@ Particles test_cloud(int n, double dx, double jitter, std::size_t n_halo, std::u
   return p;
 }
 
-void expect_same_as_brute_force(const Particles& p, double radius) {
-  NeighbourList nl;
-  nl.build(p, radius);
+// nl (built on p with `radius`) lists what the O(N^2) search finds, in key order.
+void expect_lists_brute_force(const NeighbourList& nl, const Particles& p, double radius) {
   const auto reference = brute_force_neighbours(p, radius);
   ASSERT_EQ(nl.size(), p.n_owned);
   ASSERT_EQ(reference.size(), p.n_owned);
@@ -77,6 +76,12 @@ void expect_same_as_brute_force(const Particles& p, double radius) {
     pairs += got.size();
   }
   EXPECT_EQ(nl.pairs(), pairs);
+}
+
+void expect_same_as_brute_force(const Particles& p, double radius) {
+  NeighbourList nl;
+  nl.build(p, radius);
+  expect_lists_brute_force(nl, p, radius);
 }
 
 TEST(NeighboursList, EqualsBruteForceOnJitteredLatticeWithHalo) {
@@ -154,6 +159,40 @@ TEST(NeighboursList, StencilFormListsTheSameAsExplicitLists) {
     ASSERT_EQ(a, b) << "particle " << i;
   }
   expect_same_as_brute_force(p, 2.8 * dx);
+}
+
+TEST(NeighboursList, RebuildsReuseTheirSearchAndListTheSame) {
+  // A rebuild keeps the first search's lists of the particles it expects off the last build's
+  // stencil; those it expected on it but that do not fit, and every list when the stencil
+  // changes, are searched again. Each rebuild of one object must list what a fresh build does.
+  const double dx = 0.01, radius = 2.8 * dx;
+  Particles p = keyed_lattice(12, dx, 0.004, 30, 99);
+  NeighbourList nl;
+  nl.build(p, radius);
+  const std::size_t on_lattice = nl.on_stencil();
+  ASSERT_GE(on_lattice, 100u);
+  // Some particles leave the pattern (their lists change, the stencil does not).
+  std::mt19937_64 rng(4);
+  std::uniform_int_distribution<std::size_t> pick(0, p.n_owned - 1);
+  for (int k = 0; k < 40; ++k) p.x[pick(rng)] += 0.45 * dx;
+  nl.build(p, radius);
+  EXPECT_LT(nl.on_stencil(), on_lattice);
+  expect_lists_brute_force(nl, p, radius);
+  NeighbourList fresh;
+  fresh.build(p, radius);
+  EXPECT_EQ(nl.stencil(), fresh.stencil());
+  EXPECT_EQ(nl.index(), fresh.index());
+  EXPECT_EQ(nl.offsets(), fresh.offsets());
+  // Another radius: another stencil, so no list kept is of use.
+  nl.build(p, 1.5 * dx);
+  expect_lists_brute_force(nl, p, 1.5 * dx);
+  fresh.build(p, 1.5 * dx);
+  EXPECT_EQ(nl.index(), fresh.index());
+  // Back on a clean lattice, then a cloud with no lattice at all.
+  nl.build(keyed_lattice(12, dx, 0.0, 30, 99), radius);
+  const Particles cloud = test_cloud(8, dx, 0.4, 200, 5);
+  nl.build(cloud, radius);
+  expect_lists_brute_force(nl, cloud, radius);
 }
 
 TEST(NeighboursCellOrder, KeyOrderSortsTheOwnedByKey) {
