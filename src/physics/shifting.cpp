@@ -3,10 +3,57 @@
 #include <cmath>
 #include <cstdint>
 
+#include "physics/detail/pair_loop.hpp"
 #include "sphreverb/physics/kernel.hpp"
 
 namespace sphreverb {
 
+namespace {
+
+using detail::pair_sums;
+using detail::shape_of;
+using detail::View;
+
+// grad C_i / (V scale) = sum_j x_ij shape_ij, the concentration gradient (V = m / rho0).
+template <class Shape>
+struct ConcentrationTerm {
+  static constexpr int kSums = 3;
+  View v;
+  Shape shape;
+  template <class I>
+  void operator()(I i, I j, double (&t)[kSums]) const {
+    const double dx = v.x[i] - v.x[j], dy = v.y[i] - v.y[j], dz = v.z[i] - v.z[j];
+    const double s = shape(dx * dx + dy * dy + dz * dz);
+    t[0] = s * dx, t[1] = s * dy, t[2] = s * dz;
+  }
+};
+
+// The derivatives along the shift d_i of rho and v, over V scale: sum_j (f_j - f_i) (d_i . x_ij)
+// shape_ij (zero where d_i = 0).
+template <class Shape>
+struct AlongShiftTerm {
+  static constexpr int kSums = 4;
+  View v;
+  const double* __restrict sx;
+  const double* __restrict sy;
+  const double* __restrict sz;
+  Shape shape;
+  template <class I>
+  void operator()(I i, I j, double (&t)[kSums]) const {
+    const double dx = v.x[i] - v.x[j], dy = v.y[i] - v.y[j], dz = v.z[i] - v.z[j];
+    const double g = (sx[i] * dx + sy[i] * dy + sz[i] * dz) * shape(dx * dx + dy * dy + dz * dz);
+    t[0] = (v.rho[j] - v.rho[i]) * g;
+    t[1] = (v.vx[j] - v.vx[i]) * g;
+    t[2] = (v.vy[j] - v.vy[i]) * g;
+    t[3] = (v.vz[j] - v.vz[i]) * g;
+  }
+};
+
+}  // namespace
+
+// Two passes of the pair loop over every owned particle (the loops vectorise; the particles that
+// stay get d = 0 and so exact zeros in the second): the concentration gradient, then the shift's
+// directional derivatives of rho and v, sum_j (f_j - f_i) (d . grad_i W_ij) V = d . grad f.
 Shift compute_shift(const Particles& p, const NeighbourList& nl, const PairPhysics& phys,
                     double strength, double dt, double dx, const std::vector<char>& movable) {
   const std::size_t n = p.n_owned;
@@ -14,48 +61,28 @@ Shift compute_shift(const Particles& p, const NeighbourList& nl, const PairPhysi
   for (auto* f : {&s.dx, &s.dy, &s.dz, &s.drho, &s.dvx, &s.dvy, &s.dvz}) f->assign(n, 0.0);
   const double volume = phys.mass / phys.rest_density;
   const double limit = kShiftLimit * dx;
-  // The lists read in place: particles of a stencil run have the neighbours i + stencil[k], the
-  // others their explicit range (neighbour_list.hpp); both in key order.
-  std::vector<char> on_stencil(n, 0);
-  for (const NeighbourList::Run& run : nl.runs())
-    for (std::uint32_t i = run.begin; i < run.end; ++i) on_stencil[i] = 1;
-  const std::vector<std::int32_t>& stencil = nl.stencil();
-  const std::vector<std::uint32_t>& offsets = nl.offsets();
-  const std::vector<std::uint32_t>& index = nl.index();
+  const auto owned = static_cast<std::uint32_t>(n);
   with_kernel(phys.kernel, phys.h, [&](const auto& kernel) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const double speed = std::sqrt(p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i] + p.vz[i] * p.vz[i]);
-      if (!movable[i] || !(speed > kShiftMinSpeed)) continue;
-      double gc[3] = {0.0, 0.0, 0.0}, grho[3] = {0.0, 0.0, 0.0};
-      // gv[b][a] = d v_b / d x_a
-      double gv[3][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
-      const std::size_t count = on_stencil[i] ? stencil.size() : offsets[i + 1] - offsets[i];
-      for (std::size_t k = 0; k < count; ++k) {
-        const std::size_t j =
-            on_stencil[i] ? static_cast<std::size_t>(static_cast<std::int64_t>(i) + stencil[k])
-                          : index[offsets[i] + k];
-        const double r[3] = {p.x[i] - p.x[j], p.y[i] - p.y[j], p.z[i] - p.z[j]};
-        const double f = volume * kernel.F(std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
-        const double drho = p.rho[j] - p.rho[i];
-        const double dv[3] = {p.vx[j] - p.vx[i], p.vy[j] - p.vy[i], p.vz[j] - p.vz[i]};
-        for (int a = 0; a < 3; ++a) {
-          const double g = r[a] * f;  // grad_i W_ij, component a, times the volume
-          gc[a] += g;
-          grho[a] += drho * g;
-          for (int b = 0; b < 3; ++b) gv[b][a] += dv[b] * g;
-        }
-      }
-      double d[3];
-      for (int a = 0; a < 3; ++a) d[a] = -strength * phys.h * speed * dt * gc[a];
-      const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-      if (len > limit)
-        for (double& c : d) c *= limit / len;
-      s.dx[i] = d[0], s.dy[i] = d[1], s.dz[i] = d[2];
-      s.drho[i] = d[0] * grho[0] + d[1] * grho[1] + d[2] * grho[2];
-      s.dvx[i] = d[0] * gv[0][0] + d[1] * gv[0][1] + d[2] * gv[0][2];
-      s.dvy[i] = d[0] * gv[1][0] + d[1] * gv[1][1] + d[2] * gv[1][2];
-      s.dvz[i] = d[0] * gv[2][0] + d[1] * gv[2][1] + d[2] * gv[2][2];
-    }
+    const auto shape = shape_of(kernel);
+    const double factor = volume * shape.scale;
+    pair_sums(nl, owned, ConcentrationTerm<decltype(shape)>{View(p), shape},
+              [&](std::uint32_t i, const double(&gc)[3]) {
+                const double speed =
+                    std::sqrt(p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i] + p.vz[i] * p.vz[i]);
+                if (!movable[i] || !(speed > kShiftMinSpeed)) return;
+                double d[3];
+                for (int a = 0; a < 3; ++a) d[a] = -strength * phys.h * speed * dt * factor * gc[a];
+                const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                if (len > limit)
+                  for (double& c : d) c *= limit / len;
+                s.dx[i] = d[0], s.dy[i] = d[1], s.dz[i] = d[2];
+              });
+    const AlongShiftTerm<decltype(shape)> along{View(p), s.dx.data(), s.dy.data(), s.dz.data(),
+                                                shape};
+    pair_sums(nl, owned, along, [&](std::uint32_t i, const double(&sum)[4]) {
+      s.drho[i] = factor * sum[0];
+      s.dvx[i] = factor * sum[1], s.dvy[i] = factor * sum[2], s.dvz[i] = factor * sum[3];
+    });
   });
   return s;
 }

@@ -18,8 +18,9 @@
 // Only the particles the caller marks movable are shifted, and of those only the ones faster than
 // kShiftMinSpeed (the simulation marks the air that has left its lattice site by more than
 // kShiftMinOffset dx and that no wall holds: a sound field moves its particles by micrometres).
-// Sums run over the key-ordered neighbour lists sequentially, so the shift is the same on any rank
-// count. No MPI, no files.
+// The sums run in the pair loops' fixed order over the key-ordered neighbour lists (two passes:
+// grad C, then the shift's derivatives d . grad f), so the shift is the same on any rank count.
+// No MPI, no files.
 #pragma once
 
 #include <cstddef>
