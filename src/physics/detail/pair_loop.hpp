@@ -97,25 +97,57 @@ struct View {
 // so a particle's sums do not depend on which form its list has on this rank.
 constexpr std::uint32_t kVector = 8;
 
+// One particle's sums over the list [list, list + count) of its neighbours, into finish(i, sums).
+template <class Term, class Finish>
+inline void list_sums(const Term& term, std::uint32_t i, const std::uint32_t* list,
+                      std::uint32_t count, Finish&& finish) {
+  constexpr int S = Term::kSums;
+  double acc[S][kLanes] = {};
+  for_each_block(0, count, list, i, [&](const std::uint32_t* __restrict nb) {
+#pragma GCC ivdep
+    for (std::uint32_t l = 0; l < kLanes; ++l) {
+      double t[S];
+      term(i, nb[l], t);
+#pragma GCC unroll 4
+      for (int s = 0; s < S; ++s) acc[s][l] += t[s];
+    }
+  });
+  double sum[S];
+  for (int s = 0; s < S; ++s) sum[s] = lane_sum(acc[s]);
+  finish(i, sum);
+}
+
+// The sums of the owned particles `which` (ascending) only, each in the list form: the same bits
+// as pair_sums gives them.
+template <class Term, class Finish>
+void pair_sums_of(const NeighbourList& nl, const std::vector<std::uint32_t>& which,
+                  const Term& term, Finish&& finish) {
+  const std::uint32_t* __restrict off = nl.offsets().data();
+  const std::uint32_t* __restrict idx = nl.index().data();
+  const std::vector<std::int32_t>& stencil = nl.stencil();
+  const auto m = static_cast<std::uint32_t>(stencil.size());
+  const std::vector<NeighbourList::Run>& runs = nl.runs();
+  std::vector<std::uint32_t> list(m);
+  std::size_t r = 0;
+  for (const std::uint32_t i : which) {
+    while (r < runs.size() && runs[r].end <= i) ++r;
+    if (r < runs.size() && runs[r].begin <= i) {
+      for (std::uint32_t k = 0; k < m; ++k)
+        list[k] = static_cast<std::uint32_t>(std::int64_t{i} + stencil[k]);
+      list_sums(term, i, list.data(), m, finish);
+    } else {
+      list_sums(term, i, idx + off[i], off[i + 1] - off[i], finish);
+    }
+  }
+}
+
 template <class Term, class Finish>
 void pair_sums(const NeighbourList& nl, std::uint32_t n_owned, const Term& term, Finish&& finish) {
   constexpr int S = Term::kSums;
   const std::uint32_t* __restrict off = nl.offsets().data();
   const std::uint32_t* __restrict idx = nl.index().data();
   const auto listed = [&](std::uint32_t i, const std::uint32_t* list, std::uint32_t count) {
-    double acc[S][kLanes] = {};
-    for_each_block(0, count, list, i, [&](const std::uint32_t* __restrict nb) {
-#pragma GCC ivdep
-      for (std::uint32_t l = 0; l < kLanes; ++l) {
-        double t[S];
-        term(i, nb[l], t);
-#pragma GCC unroll 4
-        for (int s = 0; s < S; ++s) acc[s][l] += t[s];
-      }
-    });
-    double sum[S];
-    for (int s = 0; s < S; ++s) sum[s] = lane_sum(acc[s]);
-    finish(i, sum);
+    list_sums(term, i, list, count, finish);
   };
 
   // The stencil padded to whole blocks with offset 0 (i itself: exact zeros, as the lists' last

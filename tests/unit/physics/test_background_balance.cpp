@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "../../common/lattice_cube.hpp"
 #include "sphreverb/physics/background_balance.hpp"
 #include "sphreverb/physics/interactions.hpp"
 #include "sphreverb/physics/lattice_gradient.hpp"
@@ -16,20 +17,7 @@ namespace {
 constexpr int kN = 8;
 constexpr double kDx = 0.01, kRho0 = 1.204, kPb = 20000.0;
 
-Particles cube() {
-  Particles p;
-  p.resize(kN * kN * kN);
-  p.n_owned = p.size();
-  for (int k = 0; k < kN; ++k)
-    for (int j = 0; j < kN; ++j)
-      for (int i = 0; i < kN; ++i) {
-        const std::size_t id = static_cast<std::size_t>((k * kN + j) * kN + i);
-        p.x[id] = kDx * i, p.y[id] = kDx * j, p.z[id] = kDx * k;
-        p.rho[id] = kRho0;
-        p.key[id] = image_key(static_cast<std::int64_t>(id), kRealImage);
-      }
-  return p;
-}
+Particles cube() { return test_support::lattice_cube(kN, kDx, kRho0); }
 
 PairPhysics physics() {
   PairPhysics ph;

@@ -5,8 +5,10 @@
 // field is carried to the shifted position exactly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
+#include "../../common/lattice_cube.hpp"
 #include "sphreverb/physics/interactions.hpp"
 #include "sphreverb/physics/shifting.hpp"
 
@@ -19,18 +21,8 @@ constexpr double kDx = 0.01, kRho0 = 1.204, kDt = 1e-5;
 std::size_t at(int i, int j, int k) { return static_cast<std::size_t>((k * kN + j) * kN + i); }
 
 Particles cube(double vx) {
-  Particles p;
-  p.resize(kN * kN * kN);
-  p.n_owned = p.size();
-  for (int k = 0; k < kN; ++k)
-    for (int j = 0; j < kN; ++j)
-      for (int i = 0; i < kN; ++i) {
-        const std::size_t id = at(i, j, k);
-        p.x[id] = kDx * i, p.y[id] = kDx * j, p.z[id] = kDx * k;
-        p.rho[id] = kRho0;
-        p.vx[id] = vx;
-        p.key[id] = image_key(static_cast<std::int64_t>(id), kRealImage);
-      }
+  Particles p = test_support::lattice_cube(kN, kDx, kRho0);
+  for (double& v : p.vx) v = vx;
   return p;
 }
 
@@ -86,6 +78,42 @@ TEST(Shifting, ParticlesNotMovableAndSlowOnesStay) {
   EXPECT_EQ(s.dx[c], 0.0);
   EXPECT_EQ(s.dx[slow], 0.0);
   EXPECT_NE(s.dx[at(5, 4, 4)], 0.0) << "the crowded neighbour that no wall holds moves";
+}
+
+TEST(Shifting, AFewMovingParticlesGetTheBitsTheyGetAmongMany) {
+  // With few particles moving the passes run over those alone, with most over every particle: a
+  // particle's shift and carried values must not depend on which.
+  Particles p = cube(3.0);
+  const std::size_t c = at(4, 4, 4);
+  p.x[c] += 0.3 * kDx;
+  for (std::size_t i = 0; i < p.n_owned; ++i) p.rho[i] = kRho0 + 0.01 * p.x[i] * p.y[i] / kDx;
+  const std::vector<std::size_t> few = {at(3, 3, 5), at(3, 4, 4), c,
+                                        at(5, 4, 4), at(0, 0, 0), at(8, 8, 8)};
+  NeighbourList nl;
+  nl.build(p, 2.0 * physics().h + 0.2 * kDx);
+  bool stencil = false, listed = false;  // both forms of the lists among the few
+  for (std::size_t i : few) {
+    const bool on =
+        std::any_of(nl.runs().begin(), nl.runs().end(),
+                    [&](const NeighbourList::Run& r) { return r.begin <= i && i < r.end; });
+    (on ? stencil : listed) = true;
+  }
+  ASSERT_TRUE(stencil && listed);
+  std::vector<char> movable(p.n_owned, 0);
+  for (std::size_t i : few) movable[i] = 1;
+  const Shift some = shift_of(p, 2.0, movable);
+  const Shift all = shift_of(p, 2.0);
+  for (std::size_t i : few) {
+    EXPECT_EQ(some.dx[i], all.dx[i]) << "particle " << i;
+    EXPECT_EQ(some.dy[i], all.dy[i]) << "particle " << i;
+    EXPECT_EQ(some.drho[i], all.drho[i]) << "particle " << i;
+    EXPECT_EQ(some.dvx[i], all.dvx[i]) << "particle " << i;
+  }
+  EXPECT_NE(some.dx[c], 0.0);
+  EXPECT_NE(some.drho[c], 0.0);
+  std::size_t moved = 0;
+  for (std::size_t i = 0; i < p.n_owned; ++i) moved += some.dx[i] != 0.0 || some.drho[i] != 0.0;
+  EXPECT_LE(moved, few.size()) << "only the movable particles move";
 }
 
 TEST(Shifting, CarriesLinearFieldsToTheNewPosition) {
