@@ -10,6 +10,7 @@
 #include "sphreverb/app/app.hpp"
 #include "sphreverb/core/log.hpp"
 #include "sphreverb/solver/cost.hpp"
+#include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb {
 
@@ -23,6 +24,9 @@ int check_command(const Command& cmd, MPI_Comm comm) {
     if (rank == 0)
       std::cout << app::describe(scene, dec, ranks) << app::surfaces_report(scene)
                 << cost_report(scene, estimate_cost(scene, dec, ranks));
+    if (rank == 0)
+      if (const std::string w = oblique_wall_warning(scene); !w.empty())
+        std::cout << "  warning: " << w << "\n";
     if (rank == 0 && !scene.sources.empty()) {
       // The sources' inputs for their level warnings; an input that cannot be read is the run's
       // error (it reads them first), not check's.

@@ -597,6 +597,13 @@ Warnings (printed by `check` and in the run log; the run goes on):
   Hicks & Attaway 1995), the wake's particles pair up and its density stays at rho0 instead of
   falling by v/c (docs/limitations.md). A larger background pressure lets the wake rarefy but
   disorders the lattice at force walls and the emitter disc.
+- Hard surfaces oblique to the lattice (faces of fixed meshes and ghost-walled plates whose normal
+  lies more than 0.1 degrees off every axis, rigid or with a normal-incidence absorption below 0.1
+  in some band) in a record longer than 30 ms without `[fluid] hyperviscosity`, where 0.13 times
+  their area exceeds the room's absorption area (its smallest over the octaves): such walls can
+  make the air's energy grow over long records (a rigid box turned 30 degrees at 1 cm from about
+  40 ms, gaining as if its walls absorbed -0.13; a plaster one too); the warning gives their area
+  and names the sections (docs/limitations.md, "Oblique mesh walls").
 - A `[boundary.NAME]` rectangle or disc given `wall = ghost` with fill-box air behind it (the
   point 1.5 dx behind its centre): a ghost wall is one-sided, and the air behind sees its front's
   ghosts. `wall = auto` makes such a plate tethered.

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <numbers>
 #include <optional>
+#include <sstream>
 
 #include "sphreverb/model/boundary.hpp"
 #include "sphreverb/model/mesh_check.hpp"
@@ -214,6 +216,68 @@ std::vector<std::pair<std::string, double>> area_per_material(const Scene& s) {
     it->second += f.area * f.sides;
   }
   return out;
+}
+
+ObliqueWalls oblique_hard_walls(const Scene& s) {
+  ObliqueWalls out;
+  const auto hard = [&](const std::string& name) {
+    const MaterialSpec& m = s.material(name);
+    return m.rigid || (!m.absorption.empty() &&
+                       *std::min_element(m.absorption.begin(), m.absorption.end()) < kHardAlpha);
+  };
+  const double aligned = std::cos(kAlignedDegrees * std::numbers::pi / 180.0);
+  const auto oblique = [&](const Vec3& n) {
+    const double length = norm(n);
+    return length > 0.0 &&
+           std::max({std::abs(n.x), std::abs(n.y), std::abs(n.z)}) < aligned * length;
+  };
+  const auto add = [&](const std::string& section, double area) {
+    if (!(area > 0.0)) return;
+    out.sections.push_back("[" + section + "]");
+    out.area += area;
+  };
+  for (const GeometrySpec& g : s.geometries) {
+    if (g.moves() || !g.mesh) continue;
+    double area = 0.0;
+    for (std::size_t t = 0; t < g.mesh->triangle_count(); ++t) {
+      const Vec3 n = g.mesh->area_vector(t);
+      if (oblique(n) && hard(g.surface_material.at(g.mesh->surface[t]))) area += 0.5 * norm(n);
+    }
+    add("geometry." + g.name, area);
+  }
+  for (const BoundarySpec& b : s.boundaries) {
+    if (b.wall != BoundaryWall::Ghost || b.shape == ShapeKind::Cylinder || !oblique(b.normal) ||
+        !hard(b.material))
+      continue;
+    add("boundary." + b.name,
+        b.shape == ShapeKind::Disc ? std::numbers::pi * b.radius * b.radius : b.width * b.height);
+  }
+  return out;
+}
+
+std::string oblique_wall_warning(const Scene& s) {
+  if (s.fluid.hyperviscosity > 0.0 || !(s.time.duration > kObliqueWarnAfter)) return "";
+  const ObliqueWalls walls = oblique_hard_walls(s);
+  if (walls.sections.empty()) return "";
+  bool known = false;
+  const Reverberation r = scene_reverberation(s, known);
+  double absorption = 0.0;  // m^2, the room's smallest over the octaves
+  if (known) {
+    absorption = r.mean_alpha[0] * r.area;
+    for (double a : r.mean_alpha) absorption = std::min(absorption, a * r.area);
+  }
+  if (!(kObliqueGain * walls.area > absorption)) return "";
+  std::ostringstream o;
+  o << std::setprecision(4);
+  for (std::size_t k = 0; k < walls.sections.size(); ++k)
+    o << (k > 0 ? ", " : "") << walls.sections[k];
+  o << ": " << walls.area << " m^2 of hard surface (rigid, or alpha_n below " << kHardAlpha
+    << ") oblique to the lattice, against the room's " << absorption
+    << " m^2 of absorption: such walls can make the air's energy grow over long records (a rigid "
+       "box turned 30 degrees at 1 cm from about 40 ms, a plaster one too); [fluid] "
+       "hyperviscosity = 0.005 keeps them bounded and absorbs a little at them "
+       "(docs/limitations.md, \"Oblique mesh walls\")";
+  return o.str();
 }
 
 }  // namespace sphreverb

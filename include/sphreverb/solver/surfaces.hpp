@@ -63,6 +63,29 @@ Reverberation scene_reverberation(const Scene& scene, bool& known);
 // units, scale, rotation and translation).
 Mesh scene_surface_mesh(const Scene& scene);
 
+// Hard walls oblique to the lattice: fixed mesh faces and ghost-walled plates whose normal lies
+// more than kAlignedDegrees off every axis, rigid or with a normal-incidence absorption below
+// kHardAlpha in some band. Such walls can feed the lattice's short waves (docs/limitations.md,
+// "Oblique mesh walls"); measured, the worst (a rigid box turned 30 degrees, 1 cm) gains energy
+// as if its walls absorbed -kObliqueGain, and the room's own absorption outweighs a little of
+// it (an octagonal plaster pillar in the furnished room decays). Their area (one side, m^2) and
+// sections ("[geometry.box]", "[boundary.plate]"), in scene order.
+inline constexpr double kAlignedDegrees = 0.1;
+inline constexpr double kHardAlpha = 0.1;
+inline constexpr double kObliqueGain = 0.13;
+inline constexpr double kObliqueWarnAfter = 0.03;  // s
+struct ObliqueWalls {
+  double area = 0.0;
+  std::vector<std::string> sections;
+};
+ObliqueWalls oblique_hard_walls(const Scene& scene);
+
+// The warning `check` and the run log give for them, or "": when the record is longer than
+// kObliqueWarnAfter, [fluid] hyperviscosity is off and kObliqueGain times their area exceeds
+// the room's absorption area (the smallest over the octaves of scene_reverberation's mean alpha
+// times its surface; 0 where a material has no absorption to report).
+std::string oblique_wall_warning(const Scene& scene);
+
 // Area per material over scene_surfaces (each surface counted with its sides), m^2, in order of
 // first use.
 std::vector<std::pair<std::string, double>> area_per_material(const Scene& scene);

@@ -272,5 +272,45 @@ TEST(Surfaces, MeshRoomReverberationAndLattice) {
   EXPECT_EQ(Lattice::filling({0, 0, 0}, {1.3999, 1.1, 0.9}, 0.01).n[0], 139);
 }
 
+// The V10 box (0.3 x 0.24 x 0.21 m) as a room mesh of `material`, turned `degrees` about z.
+std::string turned_box(const std::string& material, double degrees, double duration = 0.1) {
+  return "[time]\nduration = " + std::to_string(duration) +
+         "\n[fluid]\nspacing = 0.015\n[geometry.box]\nmesh = "
+         "../tests/validation/meshes/box_v10.obj\nrole = room\nmaterial = " +
+         material + "\nrotation = 0 0 " + std::to_string(degrees) +
+         "\ntranslation = 0.25 0.25 0.25\n[emitter]\ninput = impulse\ncenter = 0.2 0.2 "
+         "0.2\nradius = 0.02\n[receiver.mic]\nposition = 0.3 0.3 0.3\n"
+         "[material.plaster]\nabsorption_bands = 0.007 0.008 0.010 0.015 0.021 0.026\n"
+         "[material.foam]\nabsorption_bands = 0.043 0.149 0.431 0.803 0.934 0.803\n"
+         "[material.absorbing]\nabsorption = 0.5\n";
+}
+
+TEST(Surfaces, HardWallsObliqueToTheLatticeWarnUnlessTheRoomAbsorbsMore) {
+  // Turned 17 degrees about z, the box's four side walls are oblique: 2 (0.3 + 0.24) 0.21 m^2.
+  const Scene rigid = parse_scene(turned_box("rigid", 17), kMeshPath);
+  const ObliqueWalls walls = oblique_hard_walls(rigid);
+  EXPECT_NEAR(walls.area, 2.0 * (0.3 + 0.24) * 0.21, kFloat);
+  ASSERT_EQ(walls.sections.size(), 1u);
+  EXPECT_EQ(walls.sections[0], "[geometry.box]");
+  const std::string w = oblique_wall_warning(rigid);
+  EXPECT_NE(w.find("[geometry.box]: 0.2268 m^2 of hard surface"), std::string::npos) << w;
+  EXPECT_NE(w.find("against the room's 0 m^2"), std::string::npos) << w;
+  EXPECT_NE(w.find("hyperviscosity = 0.005"), std::string::npos) << w;
+  // Plaster absorbs far less than the walls could gain: a warning too.
+  EXPECT_FALSE(oblique_wall_warning(parse_scene(turned_box("plaster", 17), kMeshPath)).empty());
+  // Not turned; a short record; the filter on; walls absorbing 0.5; foam, below 0.1 only at
+  // 125 Hz (hard there, but the room absorbs more than the gain): none.
+  EXPECT_EQ(oblique_hard_walls(parse_scene(turned_box("rigid", 0), kMeshPath)).area, 0.0);
+  EXPECT_TRUE(oblique_wall_warning(parse_scene(turned_box("rigid", 0), kMeshPath)).empty());
+  EXPECT_TRUE(oblique_wall_warning(parse_scene(turned_box("rigid", 17, 0.02), kMeshPath)).empty());
+  EXPECT_TRUE(oblique_wall_warning(parse_scene(turned_box("rigid", 17), kMeshPath,
+                                               {{"fluid.hyperviscosity", "0.005"}}))
+                  .empty());
+  EXPECT_EQ(oblique_hard_walls(parse_scene(turned_box("absorbing", 17), kMeshPath)).area, 0.0);
+  const Scene foam = parse_scene(turned_box("foam", 17), kMeshPath);
+  EXPECT_GT(oblique_hard_walls(foam).area, 0.0);
+  EXPECT_TRUE(oblique_wall_warning(foam).empty());
+}
+
 }  // namespace
 }  // namespace sphreverb
