@@ -78,7 +78,7 @@ constexpr std::int64_t kPackedKeyLimit = std::int64_t{1} << (64 - kSlotBits);
 // One search per owned particle (its list, its size and the hash of its offsets), then the
 // stencil chosen from the hashes, then a check of each particle against the stencil without a
 // search (below); the explicit lists are those kept from the search, and a particle whose list
-// was not kept (the stencil changed since the last build) is searched again. The lists, the
+// was not kept (the first build, or one expected on the stencil that is not) is searched again. The lists, the
 // stencil and the runs are those of searching every particle three times (pattern count, size
 // count, fill).
 void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
@@ -262,10 +262,11 @@ void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
   }
   runs_.shrink_to_fit();
   if (kept_all) {
-    index_ = std::move(kept);  // its spare capacity (at most an eighth) stays for the next build
+    index_ = std::move(kept);  // its spare capacity stays for the next build
     return;
   }
-  // Pass 3 (the stencil changed): the explicit lists, copied from pass 1 or searched again.
+  // Pass 3 (a guess was wrong, or the stencil changed): the explicit lists, copied from pass 1
+  // or searched again.
   index_.resize(total);
   for (std::size_t i = 0; i < p.n_owned; ++i) {
     if (regular[i]) continue;
