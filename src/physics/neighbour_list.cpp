@@ -78,9 +78,9 @@ constexpr std::int64_t kPackedKeyLimit = std::int64_t{1} << (64 - kSlotBits);
 // One search per owned particle (its list, its size and the hash of its offsets), then the
 // stencil chosen from the hashes, then a check of each particle against the stencil without a
 // search (below); the explicit lists are those kept from the search, and a particle whose list
-// was not kept (the first build, or one expected on the stencil that is not) is searched again. The lists, the
-// stencil and the runs are those of searching every particle three times (pattern count, size
-// count, fill).
+// was not kept (the first build, or one expected on the stencil that is not) is searched again. The
+// lists, the stencil and the runs are those of searching every particle three times (pattern count,
+// size count, fill).
 void NeighbourList::build(const Particles& p, double radius, bool use_stencil) {
   const CellGrid grid(p, p.size(), radius, true);
   const double r2max = radius * radius;
