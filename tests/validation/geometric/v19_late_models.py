@@ -6,9 +6,10 @@ forwards and backwards, the split where the SPH band's Schroeder curve has falle
 model scaled to the SPH band's whole energy, then 10 log10(E_model / E_sph) over [0, split) and
 [split, end).
 
-Models, all for the scene's box (its rigid faces rigid, the others one locally reacting wall of
-real normalised impedance zeta, zeta from the absorber's alpha_n on the hard branch,
-docs/theory/walls.md), a point source at the emitter's centre and no air:
+Models, all for the scene's box (its rigid faces rigid, each other face a locally reacting wall
+of real normalised impedance zeta, from its material's alpha_n on the hard branch,
+docs/theory/walls.md: `absorption`, or `absorption_bands` in the first octave, in --t30's octave
+with that option), a point source at the emitter's centre and no air:
 
 - exact: the box's Green's function per frequency (e^{-i w t}), (lap + k^2) G = -delta, with
   the walls' condition dp/dn = i k beta p (beta = 1/zeta, n outward) on every face. The problem
@@ -36,10 +37,14 @@ docs/theory/walls.md), a point source at the emitter's centre and no air:
   (a diagnostic of that approximation, not a reference).
 
   v19_late_models.py SCENE SPH_DIR [--models exact,images,modal] [--spherical | --magnitude]
-                     [--lag SAMPLES | auto] [--no-drive] [--pad K] [--max-late DB]
+                     [--lag SAMPLES | auto] [--no-drive] [--pad K] [--max-late DB] [--t30 BAND]
+                     [--zetas Z,Z,Z,Z,Z,Z]
 
 Besides the levels, each model's overlap-band response is correlated with the SPH one's
-(1: the same waveform up to a gain).
+(1: the same waveform up to a gain). --t30 BAND prints instead each receiver's octave T30 in the
+octave BAND of the SPH record and of the models, every face with its own material's zeta from
+`absorption_bands` in that octave (scenes with per-face materials, e.g. the default scene;
+`include` files are read).
 
 The crossover is 0.7 c / (20 spacing), the join's default with the force walls' f_max (the disc is one).
 Every model is a pressure response to a unit volume-acceleration impulse; the disc's own
@@ -67,25 +72,67 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../
 from sphreverb_post.audio import read_mono  # noqa: E402
 
 C = 343.0
+BANDS = (125, 250, 500, 1000, 2000, 4000)  # the octaves of `absorption_bands`
 
 
 def vec(text):
     return np.array([float(v) for v in text.split()])
 
 
-def scene(path):
+def read_scene(path):
+    """The scene's sections, with the files its top-level `include = FILE` lines name read first."""
     cp = configparser.ConfigParser(inline_comment_prefixes=("#",))
-    cp.read(path)
+    own = []
+    with open(path) as f:
+        lines = f.read().splitlines()
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("["):
+            own = lines[i:]
+            break
+        key, _, value = line.partition("=")
+        if key.strip() == "include":
+            cp.read(os.path.join(os.path.dirname(os.path.abspath(path)), value.split("#")[0].strip()))
+    cp.read_string("\n".join(own))
+    return cp
+
+
+def zeta_of(alpha):
+    """Real normalised impedance on the hard branch for a normal-incidence absorption."""
+    q = np.sqrt(1.0 - alpha)
+    return (1.0 + q) / (1.0 - q)
+
+
+def face_zetas(cp, band=None):
+    """Per face (x min, x max, y min, ...) its material's zeta (inf: rigid): from `absorption`, or
+    `absorption_bands` at the octave `band` (Hz; None: the first band)."""
+    out = []
+    for a in "xyz":
+        for side in ("min", "max"):
+            name = cp["room"].get(f"material_{a}_{side}", cp["room"]["material"])
+            if name == "rigid":
+                out.append(np.inf)
+                continue
+            mat = cp["material." + name]
+            if "absorption" in mat:
+                alpha = float(mat["absorption"])
+            else:
+                alpha = float(mat["absorption_bands"].split()[0 if band is None else BANDS.index(band)])
+            out.append(zeta_of(alpha))
+    return out
+
+
+def scene(path, band=None):
+    cp = read_scene(path)
     lo, hi = vec(cp["room"]["min"]), vec(cp["room"]["max"])
     mat = cp["material." + cp["room"]["material"]]
-    alpha = float(mat.get("absorption", fallback=mat.get("absorption_bands", "0").split()[0]))
-    q = np.sqrt(1.0 - alpha)
-    zeta = (1.0 + q) / (1.0 - q)
-    rigid = [cp["room"].get(f"material_{a}_{s}", "") == "rigid" for a in "xyz" for s in ("min", "max")]
+    zeta = zeta_of(float(mat.get("absorption", fallback=mat.get("absorption_bands", "0").split()[0])))
+    zetas = face_zetas(cp, band)
+    rigid = [z == np.inf for z in zetas]
     rcv = {s.split(".", 1)[1]: vec(cp[s]["position"]) - lo for s in cp.sections() if s.startswith("receiver.")}
     em = cp["emitter"]
     drive_hp = float(em.get("highpass", "20")) if em.get("drive", "acceleration") == "acceleration" else 0.0
-    return dict(L=hi - lo, src=vec(em["center"]) - lo, zeta=zeta, rigid=rigid, rcv=rcv, drive_hp=drive_hp,
+    return dict(L=hi - lo, src=vec(em["center"]) - lo, zeta=zeta, zetas=zetas, rigid=rigid, rcv=rcv,
+                drive_hp=drive_hp,
                 rate=float(cp["time"].get("sample_rate", "44100")),
                 crossover=0.7 * C / (20.0 * float(cp["fluid"]["spacing"])))
 
@@ -122,12 +169,12 @@ def images(sc, rcv, n, rate, spherical, magnitude=False, rigid=1.0):
     """rigid: the amplitude factor of a reflection off a rigid face (1: none)."""
     nfft = 1 << int(np.ceil(np.log2(2 * n)))
     f = np.fft.rfftfreq(nfft, 1.0 / rate)
-    sel = (f > 100.0) & (f < 2.5 * sc["crossover"])
+    sel = (f > 100.0) & (f < sc.get("fmax", 2.5 * sc["crossover"]))
     k = 2 * np.pi * f[sel] / C
-    zeta, L, tmax = sc["zeta"], sc["L"], n / rate
+    L, tmax = sc["L"], n / rate
     H = np.zeros(k.size, complex)
 
-    def factor(ct, r):
+    def factor(ct, r, zeta):
         R = (zeta * ct - 1.0) / (zeta * ct + 1.0)
         if magnitude:
             return abs(R)
@@ -150,7 +197,7 @@ def images(sc, rcv, n, rate, spherical, magnitude=False, rigid=1.0):
                 for a, hits in enumerate(((x0, x1), (y0, y1), (z0, z1))):
                     for side, count in enumerate(hits):
                         if count and not sc["rigid"][2 * a + side]:
-                            h = h * factor(abs(d[a]) / r, r) ** count
+                            h = h * factor(abs(d[a]) / r, r, sc["zetas"][2 * a + side]) ** count
                         elif count and rigid != 1.0:
                             h = h * rigid**count
                 H += h
@@ -191,14 +238,15 @@ def robin_axis(k, length, b0, b1, kmax):
 def exact(sc, rcv, n, rate):
     nfft = 1 << int(np.ceil(np.log2(2 * n)))
     f = np.fft.rfftfreq(nfft, 1.0 / rate)
-    sel = np.nonzero((f > 100.0) & (f < 2.5 * sc["crossover"]))[0]
-    kmax = 2 * np.pi * 4000.0 / C
+    fmax = sc.get("fmax", 2.5 * sc["crossover"])
+    sel = np.nonzero((f > 100.0) & (f < fmax))[0]
+    kmax = 2 * np.pi * max(4000.0, fmax + 2000.0) / C
     X = np.zeros(f.size, complex)
     for i in sel:
         k = 2 * np.pi * f[i] / C
         terms = []
         for a in range(3):
-            b = [0.0 if sc["rigid"][2 * a + side] else 1.0 / sc["zeta"] for side in (0, 1)]
+            b = [1.0 / sc["zetas"][2 * a + side] for side in (0, 1)]
             kap, N, fn = robin_axis(k, sc["L"][a], b[0], b[1], kmax)
             terms.append((kap**2, fn(kap, rcv[a])[0] * fn(kap, sc["src"][a])[0] / N))
         K2 = terms[0][0][:, None, None] + terms[1][0][None, :, None] + terms[2][0][None, None, :]
@@ -232,6 +280,28 @@ def modal(sc, rcv, n, rate):
     return h
 
 
+def octave_t30(sc, a, models):
+    """--t30: octave T30 of the SPH records and of the models, per receiver."""
+    from v19_check import decay_times
+
+    band = a.t30
+    sc["fmax"] = max(2.5 * sc["crossover"], 2.0 * band)
+    fc = 0.0 if a.no_drive else sc["drive_hp"]
+    print(f"{band} Hz octave, zeta per face " + " ".join(f"{z:.2f}" for z in sc["zetas"]) +
+          f", drive high-pass {fc:.0f} Hz")
+    for name, rcv in sorted(sc["rcv"].items()):
+        s, rate = read_mono(os.path.join(a.sph, name + ".raw.wav"))
+        line = f"{name}: T30 SPH {decay_times(s, rate)[band][0] * 1e3:.1f} ms"
+        for m in models:
+            h = {"exact": lambda: exact(sc, rcv, a.pad * s.size, rate)[: s.size],
+                 "images": lambda: images(sc, rcv, s.size, rate, a.spherical, a.magnitude),
+                 "modal": lambda: modal(sc, rcv, s.size, rate)}[m]()
+            t = decay_times(drive_filter(h, rate, fc), rate)[band][0]
+            line += f" | {m} {t * 1e3:.1f} ms"
+        print(line, flush=True)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("scene")
@@ -248,9 +318,21 @@ def main():
     ap.add_argument("--max-late", type=float, default=None,
                     help="exit 1 unless the first model's late level, mean over the receivers, "
                          "is within this many dB of the SPH's")
+    ap.add_argument("--t30", type=int, default=None, metavar="BAND",
+                    help="instead of the levels: the octave BAND's T30 (Hz, an octave of "
+                         "absorption_bands) of the SPH record and of each model, every face's zeta "
+                         "from its material's absorption in that octave")
+    ap.add_argument("--zetas", default=None, metavar="Z,Z,Z,Z,Z,Z",
+                    help="the six faces' zeta (x min, x max, y min, ...; inf: rigid) instead of "
+                         "their materials'")
     a = ap.parse_args()
-    sc = scene(a.scene)
+    sc = scene(a.scene, a.t30)
+    if a.zetas:
+        sc["zetas"] = [float(z) for z in a.zetas.split(",")]
+        sc["rigid"] = [z == np.inf for z in sc["zetas"]]
     models = a.models.split(",")
+    if a.t30:
+        return octave_t30(sc, a, models)
     lo, hi = 0.5 * sc["crossover"], sc["crossover"]
     fc = 0.0 if a.no_drive else sc["drive_hp"]
     print(f"zeta {sc['zeta']:.3f}, overlap octave {lo:.0f}-{hi:.0f} Hz, lag {a.lag} samples, "

@@ -12,21 +12,23 @@
 # low-pass at the force walls' f_max c / (20 dx) = 857.5 Hz (the scenes now derive the air's
 # 2283 Hz): their joins take that low-pass (geometric_room record_lowpass=857.5); --run and
 # --sph DIR join records of the current scene with its own.
-# Options after these go to v19_check.py.
+# --set KEY=VALUE (repeatable) overrides a scene key of the joins (geometric_room's
+# `key=value`, e.g. hybrid.scattering=0). Options after these go to v19_check.py.
 #   v19_room.sh GEOMETRIC_ROOM OUTDIR [--mirror] [--seeds K] [--sph DIR | --run SPHREVERB RANKS]
-#               [v19_check.py options ...]
+#               [--set KEY=VALUE ...] [v19_check.py options ...]
 set -euo pipefail
 tool=$1 out=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 post=$(cd "$here/../../../postproc" && pwd)
-seeds=8 scene=hybrid_v19_room sph="" run=()
+seeds=8 scene=hybrid_v19_room sph="" run=() set=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --mirror) scene=hybrid_v19_room_mirror; shift ;;
     --seeds) seeds=$2; shift 2 ;;
     --sph) sph=$2; shift 2 ;;
     --run) run=("$2" "$3"); shift 3 ;;
+    --set) set+=("$2"); shift 2 ;;
     *) break ;;
   esac
 done
@@ -44,6 +46,7 @@ dirs=()
 for ((k = 1; k <= seeds; ++k)); do
   mkdir -p "$out/seed$k"
   "$tool" "$here/$scene.ini" hybrid.seed=$k sph="$sph" out="$out/seed$k" "${lowpass[@]}" \
+    "${set[@]}" \
     > "$out/seed$k.txt"
   dirs+=("$out/seed$k")
 done
