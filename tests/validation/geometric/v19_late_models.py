@@ -38,7 +38,7 @@ with that option), a point source at the emitter's centre and no air:
 
   v19_late_models.py SCENE SPH_DIR [--models exact,images,modal] [--spherical | --magnitude]
                      [--lag SAMPLES | auto] [--no-drive] [--pad K] [--max-late DB] [--t30 BAND]
-                     [--zetas Z,Z,Z,Z,Z,Z]
+                     [--zetas Z,Z,Z,Z,Z,Z] [--length SECONDS]
 
 Besides the levels, each model's overlap-band response is correlated with the SPH one's
 (1: the same waveform up to a gain). --t30 BAND prints instead each receiver's octave T30 in the
@@ -291,6 +291,8 @@ def octave_t30(sc, a, models):
           f", drive high-pass {fc:.0f} Hz")
     for name, rcv in sorted(sc["rcv"].items()):
         s, rate = read_mono(os.path.join(a.sph, name + ".raw.wav"))
+        if a.length:
+            s = s[: int(round(a.length * rate))]
         line = f"{name}: T30 SPH {decay_times(s, rate)[band][0] * 1e3:.1f} ms"
         for m in models:
             h = {"exact": lambda: exact(sc, rcv, a.pad * s.size, rate)[: s.size],
@@ -325,6 +327,8 @@ def main():
     ap.add_argument("--zetas", default=None, metavar="Z,Z,Z,Z,Z,Z",
                     help="the six faces' zeta (x min, x max, y min, ...; inf: rigid) instead of "
                          "their materials'")
+    ap.add_argument("--length", type=float, default=None, metavar="SECONDS",
+                    help="--t30: the records' first SECONDS only (shorter image sums)")
     a = ap.parse_args()
     sc = scene(a.scene, a.t30)
     if a.zetas:
