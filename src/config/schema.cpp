@@ -470,7 +470,8 @@ std::vector<KeySpec> make_schema() {
                      "delay, rays after it"));
   k.push_back(number("hybrid", "scattering", closed(0, 1), "0.7",
                      "Least scattering coefficient of every surface in the geometric part "
-                     "(max with the material's)"));
+                     "(max with the material's); 0 keeps the materials' own, for rooms whose "
+                     "specular field should stay (docs/theory/geometric.md, Scattering)"));
   k.push_back(note(number("hybrid", "receiver_radius", closed(0, 10, "m"), "",
                           "Radius of the ray tracer's receiver spheres"),
                    "3 (V / rays)^(1/3), at most 0.5 m"));
