@@ -25,8 +25,8 @@ int check_command(const Command& cmd, MPI_Comm comm) {
       std::cout << app::describe(scene, dec, ranks) << app::surfaces_report(scene)
                 << cost_report(scene, estimate_cost(scene, dec, ranks));
     if (rank == 0)
-      if (const std::string w = oblique_wall_warning(scene); !w.empty())
-        std::cout << "  warning: " << w << "\n";
+      if (const ObliqueMessage m = oblique_wall_message(scene); !m.text.empty())
+        std::cout << (m.warning ? "  warning: " : "  note: ") << m.text << "\n";
     if (rank == 0 && !scene.sources.empty()) {
       // The sources' inputs for their level warnings; an input that cannot be read is the run's
       // error (it reads them first), not check's.

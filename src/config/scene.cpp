@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -57,7 +58,18 @@ void read_fluid(const Reader& r, FluidSpec& f) {
   r.get("fluid", "viscosity", f.viscosity);
   r.get("fluid", "density_diffusion", f.density_diffusion);
   r.get("fluid", "hyperdiffusion", f.hyperdiffusion);
-  r.get("fluid", "hyperviscosity", f.hyperviscosity);
+  // A number, or `auto` (the default): the solver decides from the scene's walls.
+  const auto hyper = r.text("fluid", "hyperviscosity");
+  f.hyperviscosity_auto = hyper && *hyper == "auto";
+  if (hyper && !f.hyperviscosity_auto) {
+    char* end = nullptr;
+    std::strtod(hyper->c_str(), &end);
+    if (end == hyper->c_str() || *end != '\0')
+      r.fail("fluid", "hyperviscosity",
+             "'" + *hyper + "' is neither `auto` nor a number (expected auto or " +
+                 r.spec("fluid", "hyperviscosity").range.str() + ")");
+    r.get("fluid", "hyperviscosity", f.hyperviscosity);
+  }
   r.get("fluid", "shifting", f.shifting);
   r.get("fluid", "background_pressure", f.background_pressure);
   r.get("fluid", "skin", f.skin);

@@ -186,11 +186,13 @@ std::vector<KeySpec> make_schema() {
                      "eps of the density hyperdiffusion -eps c dx^3 L(L(rho)), applied every 8 "
                      "steps: removes the lattice's short-wave branch; eps c lambda^2 / dx * 8 dt "
                      "must stay <= 1 (`check` names the maximum)"));
-  k.push_back(number("fluid", "hyperviscosity", closed(0, 1), "0",
+  k.push_back(number("fluid", "hyperviscosity", closed(0, 1), "auto",
                      "eps of the same filter on the velocity, -eps c dx^3 L(L(v)), applied with "
-                     "the density's; 0 turns it off. 0.005 keeps hard mesh walls oblique to the "
-                     "lattice stable (docs/limitations.md), at the cost of a small wall "
-                     "absorption; same limit as hyperdiffusion"));
+                     "the density's; 0 turns it off. `auto`: 0.005 where hard walls oblique to "
+                     "the lattice would make the air's energy grow (the condition `check` "
+                     "reports them under), else off; it keeps them bounded at the cost of a "
+                     "small absorption at them (docs/limitations.md); same limit as "
+                     "hyperdiffusion"));
   k.push_back(number("fluid", "shifting", closed(0, 10), "0",
                      "A of the particle shifting dr = -A h v dt grad C (v the speed; Lind et al. "
                      "2012), each step, for particles faster than 1 mm/s that no wall holds; 0 "

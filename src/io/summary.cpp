@@ -9,6 +9,7 @@
 #include "sphreverb/io/run_dir.hpp"
 #include "sphreverb/physics/dispersion.hpp"
 #include "sphreverb/physics/material.hpp"
+#include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb::io {
 
@@ -66,7 +67,8 @@ Json derived(const Scene& s) {
           {"highpass_Hz", s.output.highpass},
           {"room_walls", !s.room.present ? "none" : (d.mirror_room ? "mirror" : "tethered")},
           {"hyperdiffusion", s.fluid.hyperdiffusion},
-          {"hyperviscosity", s.fluid.hyperviscosity},
+          {"hyperviscosity", hyperviscosity_of(s)},
+          {"hyperviscosity_auto", s.fluid.hyperviscosity_auto},
           {"shifting", s.fluid.shifting}};
 }
 

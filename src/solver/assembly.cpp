@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sphreverb/config/object_walls.hpp"
+#include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb {
 
@@ -20,7 +21,7 @@ PairPhysics make_pair_physics(const Scene& s) {
   p.viscosity = s.fluid.viscosity;
   p.density_diffusion = s.fluid.density_diffusion;
   p.hyperdiffusion = s.fluid.hyperdiffusion * s.fluid.sound_speed * std::pow(s.fluid.spacing, 3);
-  p.hyperviscosity = s.fluid.hyperviscosity * s.fluid.sound_speed * std::pow(s.fluid.spacing, 3);
+  p.hyperviscosity = hyperviscosity_of(s) * s.fluid.sound_speed * std::pow(s.fluid.spacing, 3);
   p.rest_density = s.fluid.rest_density;
   p.background_pressure = s.fluid.background_pressure;
   p.gradient = lattice_gradient(s.fluid.gradient_correction, s.fluid.kernel, s.fluid.h_over_dx,

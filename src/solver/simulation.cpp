@@ -562,10 +562,12 @@ StageStats Simulation::record(const Signal& input) {
         logger("sim")->warn(
             "the air's acoustic energy is {:.3g} J at t = {:.4f} s, over {:.0f} times the most it "
             "held while the sources played ({:.3g} J, to t = {:.3f} s with their settling): the "
-            "run is unstable, most likely at a hard wall oblique to the lattice, which [fluid] "
-            "hyperviscosity = 0.005 keeps bounded (docs/limitations.md, \"Oblique mesh walls\"); "
-            "the receivers record the growth",
-            e.kinetic + e.potential, t, EnergyWatch::kGrowth, watch.reference(), watch.drive_end());
+            "run is unstable, most likely at a hard wall oblique to the lattice, {} "
+            "(docs/limitations.md, \"Oblique mesh walls\"); the receivers record the growth",
+            e.kinetic + e.potential, t, EnergyWatch::kGrowth, watch.reference(), watch.drive_end(),
+            physics_.hyperviscosity > 0.0
+                ? "and with [fluid] hyperviscosity on: a larger value may hold it"
+                : "which [fluid] hyperviscosity = 0.005 keeps bounded");
     }
     if ((n + 1) % kFlushEvery == 0 || n + 1 == d.steps) receivers_.flush(comm_);
     timings_.lap(Phase::Receivers);

@@ -11,6 +11,7 @@
 #include "sphreverb/model/mesh_check.hpp"
 #include "sphreverb/model/mesh_query.hpp"
 #include "sphreverb/model/shape_mesh.hpp"
+#include "sphreverb/physics/dispersion.hpp"
 
 namespace sphreverb {
 
@@ -255,29 +256,54 @@ ObliqueWalls oblique_hard_walls(const Scene& s) {
   return out;
 }
 
-std::string oblique_wall_warning(const Scene& s) {
-  if (s.fluid.hyperviscosity > 0.0 || !(s.time.duration > kObliqueWarnAfter)) return "";
-  const ObliqueWalls walls = oblique_hard_walls(s);
-  if (walls.sections.empty()) return "";
+ObliqueGrowth oblique_growth(const Scene& s) {
+  ObliqueGrowth out;
+  if (!(s.time.duration > kObliqueWarnAfter)) return out;
+  out.walls = oblique_hard_walls(s);
+  if (out.walls.sections.empty()) return out;
   bool known = false;
   const Reverberation r = scene_reverberation(s, known);
-  double absorption = 0.0;  // m^2, the room's smallest over the octaves
   if (known) {
-    absorption = r.mean_alpha[0] * r.area;
-    for (double a : r.mean_alpha) absorption = std::min(absorption, a * r.area);
+    out.absorption = r.mean_alpha[0] * r.area;
+    for (double a : r.mean_alpha) out.absorption = std::min(out.absorption, a * r.area);
   }
-  if (!(kObliqueGain * walls.area > absorption)) return "";
+  out.grows = kObliqueGain * out.walls.area > out.absorption;
+  return out;
+}
+
+double hyperviscosity_of(const Scene& s) {
+  const FluidSpec& f = s.fluid;
+  if (!f.hyperviscosity_auto) return f.hyperviscosity;
+  if (!oblique_growth(s).grows) return 0.0;
+  // The filter's limit (config/derived.cpp, check_filters): eps c lambda^2 / dx n dt <= 1.
+  const double lam = laplacian_symbol_max(f.kernel, f.h_over_dx);
+  const double eps_max =
+      f.spacing / (f.sound_speed * lam * lam * kHyperdiffusionEvery * s.derived.dt);
+  return std::min(kAutoHyperviscosity, 0.9 * eps_max);
+}
+
+ObliqueMessage oblique_wall_message(const Scene& s) {
+  const ObliqueGrowth g = oblique_growth(s);
+  if (!g.grows) return {};
+  const double eps = hyperviscosity_of(s);
+  if (eps > 0.0 && !s.fluid.hyperviscosity_auto) return {};
   std::ostringstream o;
   o << std::setprecision(4);
-  for (std::size_t k = 0; k < walls.sections.size(); ++k)
-    o << (k > 0 ? ", " : "") << walls.sections[k];
-  o << ": " << walls.area << " m^2 of hard surface (rigid, or alpha_n below " << kHardAlpha
-    << ") oblique to the lattice, against the room's " << absorption
+  for (std::size_t k = 0; k < g.walls.sections.size(); ++k)
+    o << (k > 0 ? ", " : "") << g.walls.sections[k];
+  o << ": " << g.walls.area << " m^2 of hard surface (rigid, or alpha_n below " << kHardAlpha
+    << ") oblique to the lattice, against the room's " << g.absorption
     << " m^2 of absorption: such walls can make the air's energy grow over long records (a rigid "
-       "box turned 30 degrees at 1 cm from about 40 ms, a plaster one too); [fluid] "
-       "hyperviscosity = 0.005 keeps them bounded and absorbs a little at them "
-       "(docs/limitations.md, \"Oblique mesh walls\")";
-  return o.str();
+       "box turned 30 degrees at 1 cm from about 40 ms, a plaster one too); ";
+  if (eps > 0.0) {
+    o << "[fluid] hyperviscosity = auto turns the velocity filter on (" << eps
+      << "), which keeps them bounded and absorbs a little at them (docs/limitations.md, "
+         "\"Oblique mesh walls\")";
+    return {o.str(), false};
+  }
+  o << "[fluid] hyperviscosity = 0 leaves them so; `auto` (the default) or 0.005 keeps them "
+       "bounded and absorbs a little at them (docs/limitations.md, \"Oblique mesh walls\")";
+  return {o.str(), true};
 }
 
 }  // namespace sphreverb

@@ -65,8 +65,11 @@ struct FluidSpec {
   // epsilon of the density hyperdiffusion -eps c dx^3 L(L(rho)) (interactions.hpp), [0, 1]:
   // damps the lattice's short-wave branch (k dx near pi), ~(k dx)^4 in the audible band
   double hyperdiffusion = 0.002;  // applied every kHyperdiffusionEvery steps
-  // epsilon of the same filter on the velocity, -eps c dx^3 L(L(v)), [0, 1]; 0 switches it off
+  // epsilon of the same filter on the velocity, -eps c dx^3 L(L(v)), [0, 1]; 0 switches it off.
+  // `auto` (hyperviscosity_auto, the default): on where hard walls oblique to the lattice need it,
+  // else off (solver/surfaces.hpp, hyperviscosity_of); `hyperviscosity` is then 0.
   double hyperviscosity = 0.0;
+  bool hyperviscosity_auto = true;
   // A of the particle shifting -A h |v| dt grad C (physics/shifting.hpp), [0, 10]; 0 switches it
   // off. For the air that moving objects push (it keeps their stagnation regions ordered).
   double shifting = 0.0;

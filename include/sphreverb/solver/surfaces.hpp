@@ -80,11 +80,30 @@ struct ObliqueWalls {
 };
 ObliqueWalls oblique_hard_walls(const Scene& scene);
 
-// The warning `check` and the run log give for them, or "": when the record is longer than
-// kObliqueWarnAfter, [fluid] hyperviscosity is off and kObliqueGain times their area exceeds
-// the room's absorption area (the smallest over the octaves of scene_reverberation's mean alpha
-// times its surface; 0 where a material has no absorption to report).
-std::string oblique_wall_warning(const Scene& scene);
+// Whether they would make the air's energy grow over the record (whatever the hyperviscosity):
+// the record is longer than kObliqueWarnAfter and kObliqueGain times their area exceeds the
+// room's absorption area (the smallest over the octaves of scene_reverberation's mean alpha times
+// its surface; 0 where a material has no absorption to report).
+struct ObliqueGrowth {
+  ObliqueWalls walls;
+  double absorption = 0.0;  // m^2
+  bool grows = false;
+};
+ObliqueGrowth oblique_growth(const Scene& scene);
+
+// [fluid] hyperviscosity as the run applies it: the number given, or for `auto`
+// kAutoHyperviscosity where oblique_growth says the walls grow (0 elsewhere), capped at 0.9 of
+// the filter's stability limit at the scene's dt.
+inline constexpr double kAutoHyperviscosity = 0.005;
+double hyperviscosity_of(const Scene& scene);
+
+// What `check` and the run log say of them, or "": with `auto` where it turned the filter on, a
+// note naming the walls; with the filter off by the scene's own `hyperviscosity = 0`, a warning.
+struct ObliqueMessage {
+  std::string text;
+  bool warning = false;
+};
+ObliqueMessage oblique_wall_message(const Scene& scene);
 
 // Area per material over scene_surfaces (each surface counted with its sides), m^2, in order of
 // first use.

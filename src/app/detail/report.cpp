@@ -64,10 +64,10 @@ std::string hyperdiffusion_line(const Scene& s) {
   else
     o << "  hyperdiffusion       " << f.hyperdiffusion << " (every " << kHyperdiffusionEvery
       << " steps): T60 cap " << cap(f.hyperdiffusion) << " s at f_max, ~f^-4 below\n";
-  if (f.hyperviscosity > 0.0)
-    o << "  hyperviscosity       " << f.hyperviscosity << " (the velocity's, with it): T60 cap "
-      << cap(f.hyperviscosity) << " s at f_max in the air, more at mesh walls "
-      << "(docs/limitations.md)\n";
+  if (const double eps = hyperviscosity_of(s); eps > 0.0)
+    o << "  hyperviscosity       " << eps << (f.hyperviscosity_auto ? " (auto" : " (")
+      << "; the velocity's, with it): T60 cap " << cap(eps)
+      << " s at f_max in the air, more at mesh walls (docs/limitations.md)\n";
   return o.str();
 }
 

@@ -183,7 +183,8 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
     for (std::string line; std::getline(lines, line);) log->info("{}", line);
     for (const std::string& w : source_level_warnings(scene, sim.source_inputs()))
       log->warn("{}", w);
-    if (const std::string w = oblique_wall_warning(scene); !w.empty()) log->warn("{}", w);
+    if (const ObliqueMessage m = oblique_wall_message(scene); !m.text.empty())
+      m.warning ? log->warn("{}", m.text) : log->info("{}", m.text);
   }
   on_root(comm, [&] { io::write_surface_file(dir.path(), scene_surface_mesh(scene)); });
   Checkpointer ckpt(scene, dir, sim, input, comm);

@@ -285,31 +285,68 @@ std::string turned_box(const std::string& material, double degrees, double durat
          "[material.absorbing]\nabsorption = 0.5\n";
 }
 
-TEST(Surfaces, HardWallsObliqueToTheLatticeWarnUnlessTheRoomAbsorbsMore) {
+TEST(Surfaces, HardWallsObliqueToTheLatticeTurnTheHyperviscosityOnUnlessTheRoomAbsorbsMore) {
   // Turned 17 degrees about z, the box's four side walls are oblique: 2 (0.3 + 0.24) 0.21 m^2.
   const Scene rigid = parse_scene(turned_box("rigid", 17), kMeshPath);
   const ObliqueWalls walls = oblique_hard_walls(rigid);
   EXPECT_NEAR(walls.area, 2.0 * (0.3 + 0.24) * 0.21, kFloat);
   ASSERT_EQ(walls.sections.size(), 1u);
   EXPECT_EQ(walls.sections[0], "[geometry.box]");
-  const std::string w = oblique_wall_warning(rigid);
-  EXPECT_NE(w.find("[geometry.box]: 0.2268 m^2 of hard surface"), std::string::npos) << w;
-  EXPECT_NE(w.find("against the room's 0 m^2"), std::string::npos) << w;
-  EXPECT_NE(w.find("hyperviscosity = 0.005"), std::string::npos) << w;
-  // Plaster absorbs far less than the walls could gain: a warning too.
-  EXPECT_FALSE(oblique_wall_warning(parse_scene(turned_box("plaster", 17), kMeshPath)).empty());
-  // Not turned; a short record; the filter on; walls absorbing 0.5; foam, below 0.1 only at
-  // 125 Hz (hard there, but the room absorbs more than the gain): none.
+  // `auto` (the default) turns the filter on and says so (a note, not a warning).
+  EXPECT_TRUE(rigid.fluid.hyperviscosity_auto);
+  EXPECT_EQ(hyperviscosity_of(rigid), kAutoHyperviscosity);
+  const ObliqueMessage on = oblique_wall_message(rigid);
+  EXPECT_FALSE(on.warning);
+  EXPECT_NE(on.text.find("[geometry.box]: 0.2268 m^2 of hard surface"), std::string::npos)
+      << on.text;
+  EXPECT_NE(on.text.find("against the room's 0 m^2"), std::string::npos) << on.text;
+  EXPECT_NE(on.text.find("hyperviscosity = auto turns the velocity filter on (0.005)"),
+            std::string::npos)
+      << on.text;
+  // The scene's own 0 leaves it off: a warning naming the remedy.
+  const Scene off =
+      parse_scene(turned_box("rigid", 17), kMeshPath, {{"fluid.hyperviscosity", "0"}});
+  EXPECT_FALSE(off.fluid.hyperviscosity_auto);
+  EXPECT_EQ(hyperviscosity_of(off), 0.0);
+  const ObliqueMessage w = oblique_wall_message(off);
+  EXPECT_TRUE(w.warning);
+  EXPECT_NE(w.text.find("`auto` (the default) or 0.005"), std::string::npos) << w.text;
+  // A number given is the number, with nothing to say.
+  const Scene given =
+      parse_scene(turned_box("rigid", 17), kMeshPath, {{"fluid.hyperviscosity", "0.003"}});
+  EXPECT_EQ(hyperviscosity_of(given), 0.003);
+  EXPECT_TRUE(oblique_wall_message(given).text.empty());
+  // Plaster absorbs far less than the walls could gain: on too.
+  EXPECT_EQ(hyperviscosity_of(parse_scene(turned_box("plaster", 17), kMeshPath)),
+            kAutoHyperviscosity);
+  // Not turned; a short record; walls absorbing 0.5; foam, below 0.1 only at 125 Hz (hard
+  // there, but the room absorbs more than the gain): off, and nothing to say.
+  for (const Scene& s : {parse_scene(turned_box("rigid", 0), kMeshPath),
+                         parse_scene(turned_box("rigid", 17, 0.02), kMeshPath),
+                         parse_scene(turned_box("absorbing", 17), kMeshPath),
+                         parse_scene(turned_box("foam", 17), kMeshPath)}) {
+    EXPECT_EQ(hyperviscosity_of(s), 0.0);
+    EXPECT_FALSE(oblique_growth(s).grows);
+    EXPECT_TRUE(oblique_wall_message(s).text.empty());
+  }
   EXPECT_EQ(oblique_hard_walls(parse_scene(turned_box("rigid", 0), kMeshPath)).area, 0.0);
-  EXPECT_TRUE(oblique_wall_warning(parse_scene(turned_box("rigid", 0), kMeshPath)).empty());
-  EXPECT_TRUE(oblique_wall_warning(parse_scene(turned_box("rigid", 17, 0.02), kMeshPath)).empty());
-  EXPECT_TRUE(oblique_wall_warning(parse_scene(turned_box("rigid", 17), kMeshPath,
-                                               {{"fluid.hyperviscosity", "0.005"}}))
-                  .empty());
   EXPECT_EQ(oblique_hard_walls(parse_scene(turned_box("absorbing", 17), kMeshPath)).area, 0.0);
-  const Scene foam = parse_scene(turned_box("foam", 17), kMeshPath);
-  EXPECT_GT(oblique_hard_walls(foam).area, 0.0);
-  EXPECT_TRUE(oblique_wall_warning(foam).empty());
+  EXPECT_GT(oblique_hard_walls(parse_scene(turned_box("foam", 17), kMeshPath)).area, 0.0);
+}
+
+TEST(Surfaces, HyperviscosityKeyTakesAutoOrANumber) {
+  EXPECT_THROW(parse_scene(turned_box("rigid", 17), kMeshPath, {{"fluid.hyperviscosity", "on"}}),
+               SceneError);
+  EXPECT_THROW(parse_scene(turned_box("rigid", 17), kMeshPath, {{"fluid.hyperviscosity", "2"}}),
+               SceneError);
+  try {
+    parse_scene(turned_box("rigid", 17), kMeshPath, {{"fluid.hyperviscosity", "strong"}});
+    FAIL() << "no error";
+  } catch (const SceneError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("[fluid] hyperviscosity"), std::string::npos) << m;
+    EXPECT_NE(m.find("neither `auto` nor a number"), std::string::npos) << m;
+  }
 }
 
 }  // namespace
