@@ -218,13 +218,15 @@ void check_emitter_uncut(const Reader& r, const Scene& s) {
   }
 }
 
+// Mirror walls (given `walls = mirror`) with faces off the lattice's dx/2 position (`auto` builds
+// ghost walls there, which sit where the faces are).
 void warn_room_faces(Scene& s) {
-  if (!s.room.present) return;
+  if (!s.room.present || !s.derived.mirror_room) return;
   const double dx = s.fluid.spacing;
   const std::array<double, 6> gaps = room_face_gaps(s);
   std::string faces;
   for (int f = 0; f < 6; ++f) {
-    if (std::abs(gaps[f] - 0.5 * dx) <= 0.01 * dx) continue;
+    if (!room_face_off_lattice(s, gaps[f])) continue;
     faces += (faces.empty() ? "" : ", ") + room_face_key(f).substr(9) + " " +
              format_number(gaps[f] * 1e3) + " mm";
   }
@@ -233,8 +235,9 @@ void warn_room_faces(Scene& s) {
       "[room] faces not dx/2 = " + format_number(0.5 * dx * 1e3) +
       " mm beyond the last lattice layer (" + faces +
       "; a side that is not a multiple of [fluid] spacing, or a fill box smaller than the room): "
-      "their walls act across the wrong gap, and absorbing faces absorb far less than "
-      "configured (docs/scene-reference.md)");
+      "their mirror walls act across the wrong gap, and absorbing faces absorb far less than "
+      "configured; `walls = auto` (the default) builds ghost walls where the faces are "
+      "(docs/scene-reference.md)");
 }
 
 // The disc lies on a wall: its normal along a [room] face's axis (or a plate's normal, or the

@@ -44,6 +44,17 @@ std::optional<int> smallest_substeps(double rate, double dt_bound, int max_subst
   return static_cast<int>(needed);
 }
 
+bool room_face_off_lattice(const Scene& s, double gap) {
+  const double dx = s.fluid.spacing;
+  return gap < 2.0 * s.fluid.h_over_dx * dx && std::abs(gap - 0.5 * dx) > kRoomFaceTolerance * dx;
+}
+
+bool room_faces_on_lattice(const Scene& s) {
+  const std::array<double, 6> gaps = room_face_gaps(s);
+  return std::none_of(gaps.begin(), gaps.end(),
+                      [&](double g) { return room_face_off_lattice(s, g); });
+}
+
 std::array<double, 6> room_face_gaps(const Scene& s) {
   std::array<double, 6> gaps{};
   const double dx = s.fluid.spacing;
@@ -135,22 +146,29 @@ void derive_room_walls(const Reader& r, Scene& s) {
   const auto mirrorable = [&](const MaterialSpec& m) {
     return m.rigid || m.absorption.size() == 1 || bands(m);
   };
+  const bool explicit_particles =
+      s.room.walls == RoomWalls::Mirror || s.room.walls == RoomWalls::Ghost;
   for (int face = 0; face < 6; ++face) {
     const MaterialSpec& m = s.material(s.room.face_material[face]);
-    if (s.room.walls == RoomWalls::Mirror && !mirrorable(m))
+    if (explicit_particles && !mirrorable(m))
       r.fail("room", "walls",
-             "mirror walls need rigid materials, one broadband `absorption` or "
-             "`absorption_bands`; material '" +
+             std::string(s.room.walls == RoomWalls::Mirror ? "mirror" : "ghost") +
+                 " walls need rigid materials, one broadband `absorption` or "
+                 "`absorption_bands`; material '" +
                  m.name + "' (" + room_face_key(face) +
                  ") is given by stiffness/damping (use tethered or auto)");
   }
   d.mirror_room = s.room.walls == RoomWalls::Mirror;
+  d.ghost_room = s.room.walls == RoomWalls::Ghost;
   if (s.room.walls == RoomWalls::Auto) {
-    d.mirror_room = true;
-    for (const std::string& name : s.room.face_material) {
-      const MaterialSpec& m = s.material(name);
-      d.mirror_room = d.mirror_room && mirrorable(m);
-    }
+    bool particles = true;
+    for (const std::string& name : s.room.face_material)
+      particles = particles && mirrorable(s.material(name));
+    // Mirror images are exact where each face lies dx/2 beyond the last lattice layer; elsewhere
+    // the box's faces are ghost walls, which sit where the faces are.
+    const bool on_lattice = room_faces_on_lattice(s);
+    d.mirror_room = particles && on_lattice;
+    d.ghost_room = particles && !on_lattice;
   }
   for (int face = 0; face < 6 && d.mirror_room; ++face) {
     const MaterialSpec& m = s.material(s.room.face_material[face]);
@@ -182,6 +200,11 @@ bool emitter_on_ghost_surface(const Scene& s) {
     if (!(std::abs(dot(normalized(b.normal), n)) > kParallel)) continue;
     if (distance_to_surface(b, e.center) <= dx) return true;
   }
+  if (s.derived.ghost_room)
+    for (int a = 0; a < 3; ++a)
+      if (std::abs(n[a]) > kParallel &&
+          (e.center[a] - s.room.min[a] <= dx || s.room.max[a] - e.center[a] <= dx))
+        return true;
   return false;
 }
 
@@ -189,7 +212,7 @@ bool emitter_on_ghost_surface(const Scene& s) {
 // object, or the emitter disc where it is no velocity boundary of a mirror face or a ghost wall.
 bool has_force_walls(const Scene& s) {
   const Derived& d = s.derived;
-  return (s.room.present && !d.mirror_room) ||
+  return (s.room.present && !d.mirror_room && !d.ghost_room) ||
          (d.emitter_face < 0 && !emitter_on_ghost_surface(s)) ||
          std::any_of(s.boundaries.begin(), s.boundaries.end(),
                      [](const BoundarySpec& b) { return b.wall == BoundaryWall::Tethered; }) ||
@@ -205,7 +228,7 @@ void derive_time_step(const Reader& r, Scene& s) {
   d.dt_wall = kInf;
   for (const auto& use : material_uses(s)) {
     const MaterialSpec& m = s.material(use.name);
-    if (m.rigid || (use.section == "room" && d.mirror_room)) continue;
+    if (m.rigid || (use.section == "room" && (d.mirror_room || d.ghost_room))) continue;
     // The damper is integrated implicitly (boundary.hpp) and sets no bound; the spring acts on
     // the tethered particle's areal mass plus the material's added mass.
     const double omega = std::sqrt(m.stiffness / (areal_mass + m.mass));
@@ -298,11 +321,6 @@ void derive(const Reader& r, Scene& s) {
   d.support = 2.0 * d.h;
   d.skin = f.skin * dx;
   d.halo_width = d.support + d.skin;
-  d.ghost_walls = std::any_of(s.geometries.begin(), s.geometries.end(),
-                              [](const GeometrySpec& g) { return !g.moves(); }) ||
-                  std::any_of(s.boundaries.begin(), s.boundaries.end(),
-                              [](const BoundarySpec& b) { return b.wall == BoundaryWall::Ghost; });
-  d.halo_depth = d.halo_width + (d.ghost_walls ? 3.0 * dx : 0.0);
   d.particle_mass = f.rest_density * dx * dx * dx;
   d.dt_cfl = s.time.cfl * d.h / f.sound_speed;
   // A wall spring k (Pa/m) acts on the air column rho0 dx behind unit area: omega^2 = k/(rho0 dx).
@@ -310,6 +328,12 @@ void derive(const Reader& r, Scene& s) {
   d.rigid_stiffness = f.rest_density * dx * std::pow(0.5 / d.dt_cfl, 2);
   derive_materials(s);
   derive_room_walls(r, s);
+  d.ghost_walls = d.ghost_room ||
+                  std::any_of(s.geometries.begin(), s.geometries.end(),
+                              [](const GeometrySpec& g) { return !g.moves(); }) ||
+                  std::any_of(s.boundaries.begin(), s.boundaries.end(),
+                              [](const BoundarySpec& b) { return b.wall == BoundaryWall::Ghost; });
+  d.halo_depth = d.halo_width + (d.ghost_walls ? 3.0 * dx : 0.0);
   derive_time_step(r, s);
   check_filters(r, s);
   d.ppw_min = ppw_for_phase_error(f.gradient_correction, f.kernel, f.h_over_dx, kFmaxPhaseError);

@@ -44,8 +44,10 @@ const Names<GradientCorrection>& gradient_names() {
   return n;
 }
 const Names<RoomWalls>& room_wall_names() {
-  static const Names<RoomWalls> n = {
-      {"auto", RoomWalls::Auto}, {"mirror", RoomWalls::Mirror}, {"tethered", RoomWalls::Tethered}};
+  static const Names<RoomWalls> n = {{"auto", RoomWalls::Auto},
+                                     {"mirror", RoomWalls::Mirror},
+                                     {"ghost", RoomWalls::Ghost},
+                                     {"tethered", RoomWalls::Tethered}};
   return n;
 }
 const Names<ReceiverType>& receiver_type_names() {
@@ -220,8 +222,11 @@ std::vector<KeySpec> make_schema() {
   k.push_back(choice(
       "room", "walls", words_of(room_wall_names()), "auto",
       "How the faces are built: mirror ghost particles (rigid, resistive for one "
-      "broadband absorption, reacting for absorption_bands), tethered force walls "
-      "(any material), auto = mirror unless a face's material is given by stiffness/damping"));
+      "broadband absorption, reacting for absorption_bands; exact where every face lies dx/2 "
+      "beyond the lattice), ghost walls of the box as a mesh (the same materials, any offset to "
+      "the lattice), tethered force walls (any material); auto = mirror where every face lies "
+      "dx/2 beyond the lattice, else ghost, and tethered if a face's material is given by "
+      "stiffness/damping"));
   for (int f = 0; f < 6; ++f) {
     k.push_back(text("room", room_face_key(f), "", "`material`",
                      "Material of one face (" + room_face_key(f).substr(9) +
@@ -588,10 +593,12 @@ Errors (exit 2, the message names the file, the line and the key):
 
 Warnings (printed by `check` and in the run log; the run goes on):
 
-- A `[room]` face that does not sit dx/2 beyond the lattice's last layer (a room side that is not
-  a multiple of `spacing`; the lattice is centred in the fill box). The face's wall then acts
-  across a gap of the wrong width and absorbs far less than configured: a 0.8 x 0.6 x 0.5 m room
-  at 15 mm with absorption = 0.3 decays with T30 ~ 110 ms where Eyring's formula gives 27 ms.
+- `walls = mirror` given for a `[room]` whose face within the kernel's reach of the air does not
+  sit dx/2 beyond the lattice's last layer (a room side that is not a multiple of `spacing`; the
+  lattice is centred in the fill box). Mirror images then act across a gap of the wrong width and
+  absorb far less than configured: a 0.8 x 0.6 x 0.5 m room at 15 mm with absorption = 0.3 decays
+  with T30 ~ 110 ms where Eyring's formula gives 27 ms. `walls = auto` (the default) builds the
+  box's ghost walls there instead, which sit where the faces are (docs/theory/walls.md).
 - An emitter disc free in the air rather than on a wall (its centre within dx of a `[room]` face,
   a `[boundary.NAME]` plate or a `[geometry.NAME]` mesh face parallel to it): a free disc scatters sound into the lattice's
   short-wave branch (k dx near pi), which no wall absorbs, and the nearby modes lose energy.

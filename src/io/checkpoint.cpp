@@ -89,10 +89,13 @@ int columns(const CheckpointDataset& d, std::uint64_t receivers) {
   return d.cols >= 0 ? d.cols : -d.cols * static_cast<int>(receivers);
 }
 
-// Whether some ghost wall's material (a mesh surface's or a ghost-walled boundary's) satisfies
-// `pred`.
+// Whether some ghost wall's material (a mesh surface's, a ghost-walled boundary's or a face's of
+// a ghost-walled [room]) satisfies `pred`.
 template <class Pred>
 bool some_ghost_wall_material(const Scene& s, Pred&& pred) {
+  if (s.derived.ghost_room)
+    for (const std::string& name : s.room.face_material)
+      if (pred(s.material(name))) return true;
   for (const GeometrySpec& g : s.geometries)
     for (const std::string& name : g.surface_material)
       if (pred(s.material(name))) return true;

@@ -65,7 +65,10 @@ Json derived(const Scene& s) {
           {"phase_error_at_f_max", kFmaxPhaseError},
           {"lowpass", s.output.lowpass},
           {"highpass_Hz", s.output.highpass},
-          {"room_walls", !s.room.present ? "none" : (d.mirror_room ? "mirror" : "tethered")},
+          {"room_walls", !s.room.present ? "none"
+                         : d.mirror_room ? "mirror"
+                         : d.ghost_room  ? "ghost"
+                                         : "tethered"},
           {"hyperdiffusion", s.fluid.hyperdiffusion},
           {"hyperviscosity", hyperviscosity_of(s)},
           {"hyperviscosity_auto", s.fluid.hyperviscosity_auto},

@@ -1,5 +1,6 @@
 #include "sphreverb/model/shape_mesh.hpp"
 
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -73,6 +74,33 @@ double shape_area(const WallShape& s) {
       return 2.0 * std::numbers::pi * s.radius * s.height;
   }
   return 0.0;
+}
+
+Mesh box_mesh(const Vec3& lo, const Vec3& hi) {
+  Mesh m;
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 2; ++i)
+        m.vertices.push_back({i ? hi.x : lo.x, j ? hi.y : lo.y, k ? hi.z : lo.z});
+  const auto vertex = [](int axis, int side, int u, int v) {  // corner (u, v) of a face
+    int c[3];
+    c[axis] = side, c[(axis + 1) % 3] = u, c[(axis + 2) % 3] = v;
+    return static_cast<std::size_t>(c[0] + 2 * c[1] + 4 * c[2]);
+  };
+  static const char* const kNames[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
+  for (int face = 0; face < 6; ++face) {
+    const int axis = face / 2, side = face % 2;
+    m.surface_names.push_back(kNames[face]);
+    const std::size_t a = vertex(axis, side, 0, 0), b = vertex(axis, side, 1, 0),
+                      c = vertex(axis, side, 1, 1), d = vertex(axis, side, 0, 1);
+    // (b - a) x (d - a) points along +axis; the face at lo looks along -axis.
+    for (std::array<std::size_t, 3> t : {std::array<std::size_t, 3>{a, b, c}, {a, c, d}}) {
+      if (side == 0) std::swap(t[1], t[2]);
+      m.triangles.push_back(t);
+      m.surface.push_back(static_cast<std::size_t>(face));
+    }
+  }
+  return m;
 }
 
 }  // namespace sphreverb

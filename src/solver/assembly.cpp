@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sphreverb/config/object_walls.hpp"
+#include "sphreverb/model/shape_mesh.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb {
@@ -40,7 +41,7 @@ std::vector<Wall> make_walls(const Scene& s) {
     const double stiffness = m.rigid ? s.derived.rigid_stiffness : m.stiffness;
     walls.push_back({shape, stiffness, m.damping, m.mass, moving, {}});
   };
-  if (s.room.present && !s.derived.mirror_room) {
+  if (s.room.present && !s.derived.mirror_room && !s.derived.ghost_room) {
     const std::array<WallShape, 6> faces = box_faces(s.room.min, s.room.max);
     for (int face = 0; face < 6; ++face) add(faces[face], s.room.face_material[face], false);
   }
@@ -86,6 +87,18 @@ SolidGeometry make_solid_geometry(const Scene& s) {
     const MaterialSpec& m = s.material(name);
     return bands(m) ? m.impedance : WallImpedance{};
   };
+  // A [room] whose faces are off the lattice's dx/2 position: the box as a room mesh, a surface
+  // per face (x_min ... z_max).
+  if (s.derived.ghost_room) {
+    GeometryPart part;
+    part.mesh = std::make_shared<const Mesh>(box_mesh(s.room.min, s.room.max));
+    part.room = true;
+    for (const std::string& name : s.room.face_material) {
+      part.admittance.push_back(admittance(name));
+      part.reacting.push_back(reacting(name));
+    }
+    parts.push_back(std::move(part));
+  }
   for (const GeometrySpec& g : s.geometries) {
     if (g.moves()) continue;  // a tethered force wall (make_walls)
     GeometryPart part;

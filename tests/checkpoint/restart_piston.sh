@@ -9,6 +9,7 @@
 source "$(dirname "$0")/common.sh"
 opts=(--fluid.spacing 0.03 --fluid.skin 0.01 --fluid.viscosity 0.02 --emitter.input sweep
       --emitter.drive displacement --emitter.center "0.016 0.1 0.1" --emitter.deflection 2e-4
+      --room.walls mirror
       --output.progress_every 1000 --output.keep_checkpoints 1000 --output.highpass 0
       --emitter.highpass 20 --time.duration 0.004 --output.checkpoint_every 0.001)
 on 2 run "$scene" --out "$work/full" "${opts[@]}" >"$work/full.log" 2>&1

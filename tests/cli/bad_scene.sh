@@ -62,7 +62,11 @@ case_ emitter_larger_than_room 2 "[emitter] radius = 5: the disc is larger than 
 case_ highpass_range 2 "[output] highpass" check "$base" --output.highpass 1001
 case_ highpass_rate 2 "must be below 0.4 sample_rate = 800 Hz" check "$base" --time.sample_rate 2000 --output.highpass 900
 # Two warnings: exit 0, and the warning in check's output.
-case_ room_off_lattice 0 "warning: [room] faces not dx/2" check "$base" --room.max "0.8 0.6 0.5"
+case_ room_off_lattice 0 "warning: [room] faces not dx/2" check "$base" --room.max "0.8 0.6 0.5" \
+  --room.walls mirror
+# The same room under `walls = auto`: the box's ghost walls, where its faces are (no warning).
+case_ room_off_lattice_auto 0 "room walls           ghost walls of the box" check "$base" \
+  --room.max "0.8 0.6 0.5"
 case_ free_emitter 0 "free in the air" check "$base" --emitter.center "0.2 0.2 0.2"
 # A monopole loud enough to push the air at its Gaussian by more than 0.01 of its width (the
 # impulse at 100 Pa: 0.104); none at the scene's 0.01 Pa.

@@ -75,6 +75,13 @@ add_v6_cases(v12_mesh_tube_oblique tube_v12.ini 1543
 add_v6_cases(v12_mesh_tube_z45 tube_v12_z45.ini 1543
   "alpha50|--material.sample.absorption|0.5|--alpha|0.5")
 
+# V12, a [room] off the lattice: V6's tube as a [room] 1.007 m long at 1 cm (tube_v6_room.ini), its
+# end faces 0.85 dx from the last layer, walled by the box's ghost particles (`walls = auto`).
+add_v6_cases(v12_room_tube_off_lattice tube_v6_room.ini 1543
+  "rigid|--room.material_x_max|rigid|--rigid"
+  "alpha50|--material.sample.absorption|0.5|--alpha|0.5"
+  "curtain|--room.material_x_max|curtain|--bands|0.037|0.190|0.331|0.590|0.533|0.431|--model|curtain|--model-curve")
+
 # V7 coarse: the 0.75 m cube with absorption = 0.2 mirror walls at dx = 18.75 mm (64 000
 # particles, no density diffusion, four receivers, 65 ms at 20 kHz): 1 and 2 kHz T30 within 10 %
 # of Eyring (about 1 min on 2 idle cores). The same script at its default 12.5 mm and 30 kHz is the

@@ -25,4 +25,12 @@ double substeps_estimate(double rate, double dt_bound);
 // room side is a multiple of dx and the fill box is the room.
 std::array<double, 6> room_face_gaps(const Scene& s);
 
+// A [room] face lies off the lattice: it is nearer the last lattice layer than the kernel's
+// support 2h (its walls act on the air) and not dx/2 beyond it within kRoomFaceTolerance dx, where
+// mirror walls are exact (`walls = auto` builds ghost walls then). A face beyond the support (a
+// fill box that stops short of it) acts on no particle.
+inline constexpr double kRoomFaceTolerance = 0.01;
+bool room_face_off_lattice(const Scene& s, double gap);
+bool room_faces_on_lattice(const Scene& s);
+
 }  // namespace sphreverb

@@ -36,7 +36,7 @@ class SceneError : public std::runtime_error {
 };
 
 // names "auto", "mirror", "tethered": how the [room] box's walls are built (mirror_walls.hpp)
-enum class RoomWalls { Auto, Mirror, Tethered };
+enum class RoomWalls { Auto, Mirror, Ghost, Tethered };
 
 struct TimeSpec {
   double sample_rate = 44100.0;  // Hz, output (and input) audio rate, [1000, 384000]
@@ -276,6 +276,7 @@ struct Derived {
   // no force wall (a mirror room, no tethered boundary, the emitter disc on a mirror face)
   double f_max_walls = 0.0;
   bool mirror_room = false;  // the [room] walls are mirror walls (RoomSpec::walls resolved)
+  bool ghost_room = false;   // ... or ghost walls of the box as a mesh (faces off the lattice)
   // m/(Pa s), 1/R of each face of a mirror room (RoomSpec::face_material order); 0 = rigid
   std::array<double, 6> room_admittance{};
   // The fitted wall (material.hpp eq. 1) of each reacting face of a mirror room (a material

@@ -21,4 +21,9 @@ void append_triangles(const WallShape& shape, std::size_t surface, Mesh& mesh,
 // The exact area of one side of the shape, m^2: W H, pi r^2, 2 pi r L.
 double shape_area(const WallShape& shape);
 
+// The box [lo, hi] as a closed mesh: 8 vertices, 12 triangles, one surface per face in the order
+// of the [room] faces (x_min, x_max, y_min, y_max, z_min, z_max; named so), every normal pointing
+// out of the box (mesh.hpp's orientation for the air of a room).
+Mesh box_mesh(const Vec3& lo, const Vec3& hi);
+
 }  // namespace sphreverb

@@ -27,7 +27,11 @@ std::string room_walls_line(const Scene& s) {
   std::ostringstream o;
   o.precision(4);
   const Derived& d = s.derived;
-  o << "  room walls           " << (d.mirror_room ? "mirror" : "tethered force walls") << ":";
+  o << "  room walls           "
+    << (d.mirror_room  ? "mirror"
+        : d.ghost_room ? "ghost walls of the box (its faces are off the lattice's dx/2 position)"
+                       : "tethered force walls")
+    << ":";
   for (int f = 0; f < 6; ++f) {
     o << " " << room_face_key(f).substr(9) << " " << s.room.face_material[f];
     if (d.mirror_room && d.room_admittance[f] > 0.0)
@@ -237,7 +241,8 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     o << " and the force walls' " << d.f_max_walls << " Hz (" << kForceWallPpw
       << " spacings per wavelength, V6); ";
   else
-    o << "; no force wall (mirror walls, the emitter disc a velocity boundary of its face); ";
+    o << "; no force wall (mirror or ghost walls, the emitter disc a velocity boundary of its "
+         "face); ";
   o << (s.output.lowpass ? "output low-passed at "
                          : "output NOT low-passed there ([output] "
                            "lowpass = false), anti-aliased at ")

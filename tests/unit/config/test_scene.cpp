@@ -328,16 +328,29 @@ TEST(SceneErrors, BinauralNeedsAnAmbisonicReceiver) {
 }
 
 // The room's faces: mirror walls for rigid, broadband-absorbing and band-fitted materials (per
-// face; band-fitted faces react with the fitted wall), force walls for springs under `auto`;
-// `walls = mirror` refuses springs.
+// face; band-fitted faces react with the fitted wall) where every face lies dx/2 beyond the
+// lattice (0.99 m = 66 spacings of 15 mm), ghost walls of the box where one does not (1 m), force
+// walls for springs under `auto`; `walls = mirror` and `ghost` refuse springs.
 TEST(SceneParse, RoomFacesAndTheirWalls) {
   const std::string rooms = replace(kMinimal, "max = 1 1 1\n",
-                                    "max = 1 1 1\nmaterial_z_min = carpet\n"
+                                    "max = 0.99 0.99 0.99\nmaterial_z_min = carpet\n"
                                     "[material.carpet]\nabsorption = 0.5\n");
   const Scene s = parse_scene(rooms, kPath);
   EXPECT_EQ(s.room.face_material[4], "carpet");
   EXPECT_EQ(s.room.face_material[5], "rigid");
   EXPECT_TRUE(s.derived.mirror_room);
+  EXPECT_FALSE(s.derived.ghost_room);
+  // Off the lattice (1 m: 66.7 spacings): the box's ghost walls, no mirror images.
+  const Scene off = parse_scene(rooms, kPath, {{"room.max", "1 1 1"}});
+  EXPECT_FALSE(off.derived.mirror_room);
+  EXPECT_TRUE(off.derived.ghost_room);
+  EXPECT_TRUE(off.derived.ghost_walls);
+  EXPECT_EQ(off.warnings.size(), s.warnings.size());  // the free disc's, as on the lattice
+  // Given: ghost walls on the lattice too, mirror walls off it (with a warning).
+  EXPECT_TRUE(parse_scene(rooms, kPath, {{"room.walls", "ghost"}}).derived.ghost_room);
+  const Scene forced = parse_scene(rooms, kPath, {{"room.max", "1 1 1"}, {"room.walls", "mirror"}});
+  EXPECT_TRUE(forced.derived.mirror_room);
+  EXPECT_EQ(forced.warnings.size(), s.warnings.size() + 1);
   // R = zeta rho0 c with zeta = (1 + sqrt(0.5)) / (1 - sqrt(0.5)) (material.hpp eq. 3)
   const double zeta = (1.0 + std::sqrt(0.5)) / (1.0 - std::sqrt(0.5));
   EXPECT_NEAR(s.derived.room_admittance[4] * zeta * 1.204 * 343.0, 1.0, 1e-12);
@@ -362,6 +375,8 @@ TEST(SceneParse, RoomFacesAndTheirWalls) {
   EXPECT_FALSE(parse_scene(springs, kPath).derived.mirror_room);  // auto: tethered
   expect_mentions(error_of(springs, {{"room.walls", "mirror"}}),
                   {"[room] walls", "carpet", "material_z_min", "stiffness"});
+  expect_mentions(error_of(springs, {{"room.walls", "ghost"}}),
+                  {"[room] walls", "ghost walls need", "material_z_min", "stiffness"});
   expect_mentions(error_of(kMinimal, {{"room.walls", "glass"}}), {"[room] walls", "glass"});
 }
 
@@ -369,14 +384,21 @@ TEST(SceneParse, RoomFacesAndTheirWalls) {
 // force walls' limit is gone and f_max is the air's; a tethered room, a tethered boundary, a disc
 // in the air or of an absorbing material keep it (c / (kForceWallPpw dx)).
 TEST(SceneDerived, TheForceWallLimitOnlyWhereThereAreForceWalls) {
-  const std::string on_face = replace(kMinimal, "center = 0.2 0.5 0.5", "center = 0.008 0.5 0.5");
+  const std::string on_face =
+      replace(replace(kMinimal, "center = 0.2 0.5 0.5", "center = 0.008 0.5 0.5"), "max = 1 1 1",
+              "max = 0.99 0.99 0.99");
   const Scene s = parse_scene(on_face, kPath);
   EXPECT_EQ(s.derived.emitter_face, 0);
   EXPECT_TRUE(std::isinf(s.derived.f_max_walls));
   EXPECT_EQ(s.derived.f_max, s.derived.f_max_bulk);
   const Scene high = parse_scene(
-      on_face, kPath, {{"emitter.center", "0.5 0.5 0.992"}, {"emitter.normal", "0 0 -1"}});
+      on_face, kPath, {{"emitter.center", "0.5 0.5 0.982"}, {"emitter.normal", "0 0 -1"}});
   EXPECT_EQ(high.derived.emitter_face, 5);
+  // A room off the lattice: the disc is a velocity boundary of the box's ghost walls.
+  const Scene ghost = parse_scene(on_face, kPath, {{"room.max", "1 1 1"}});
+  EXPECT_TRUE(ghost.derived.ghost_room);
+  EXPECT_EQ(ghost.derived.emitter_face, -1);
+  EXPECT_TRUE(std::isinf(ghost.derived.f_max_walls));
   const double walls = s.fluid.sound_speed / (kForceWallPpw * s.fluid.spacing);
   const auto expect_force_wall = [&](const Scene& t, int face) {
     EXPECT_EQ(t.derived.emitter_face, face);

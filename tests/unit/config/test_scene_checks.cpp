@@ -419,9 +419,20 @@ TEST(SceneWarnings, RoomFaceOffTheLatticesHalfSpacing) {
   EXPECT_NEAR(gaps[2], 0.0075, 1e-12);
   EXPECT_NEAR(gaps[3], 0.0075, 1e-12);
   EXPECT_NEAR(gaps[4], 0.01, 1e-12);
-  ASSERT_EQ(s.warnings.size(), 1u);
-  expect_mentions(s.warnings[0], {"[room]", "x_min 10 mm", "z_max 10 mm", "absorb"});
-  EXPECT_EQ(s.warnings[0].find("y_min"), std::string::npos);
+  // `walls = auto` builds the box's ghost walls there, which sit where the faces are: no warning.
+  EXPECT_TRUE(s.derived.ghost_room);
+  EXPECT_TRUE(s.warnings.empty());
+  // Mirror walls, given, act across the wrong gap: warned of, face by face.
+  const Scene m =
+      parse_scene(kScene, kPath, {{"room.max", "0.8 0.6 0.5"}, {"room.walls", "mirror"}});
+  ASSERT_EQ(m.warnings.size(), 1u);
+  expect_mentions(m.warnings[0],
+                  {"[room]", "x_min 10 mm", "z_max 10 mm", "absorb", "walls = auto"});
+  EXPECT_EQ(m.warnings[0].find("y_min"), std::string::npos);
+  // A face beyond the kernel's support (the fill box stopping short of it) acts on no particle.
+  const Scene short_fill = parse_scene(kScene, kPath, {{"fluid.fill_max", "0.54 0.45 0.3"}});
+  EXPECT_TRUE(short_fill.derived.mirror_room);
+  EXPECT_TRUE(short_fill.warnings.empty());
 }
 
 TEST(SceneWarnings, EmitterFreeInTheAir) {

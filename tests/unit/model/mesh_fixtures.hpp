@@ -18,6 +18,7 @@
 
 #include "sphreverb/core/vec3.hpp"
 #include "sphreverb/model/mesh.hpp"
+#include "sphreverb/model/shape_mesh.hpp"
 
 namespace sphreverb::testing_mesh {
 
@@ -57,18 +58,11 @@ inline Soup box(const Vec3& lo, const Vec3& hi) {
   return s;
 }
 
-// A closed box [lo, hi] as a Mesh with outward normals (12 triangles, one surface "walls").
-inline std::shared_ptr<Mesh> box_mesh(const Vec3& lo, const Vec3& hi) {
-  auto m = std::make_shared<Mesh>();
-  for (int k = 0; k < 8; ++k)
-    m->vertices.push_back({k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z});
-  const int quads[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
-                           {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
-  for (const auto& q : quads) {
-    m->triangles.push_back({std::size_t(q[0]), std::size_t(q[1]), std::size_t(q[2])});
-    m->triangles.push_back({std::size_t(q[0]), std::size_t(q[2]), std::size_t(q[3])});
-  }
-  m->surface.assign(12, 0);
+// A closed box [lo, hi] as a Mesh with outward normals (shape_mesh.hpp's one_surface_box: 12
+// triangles), one surface "walls".
+inline std::shared_ptr<Mesh> one_surface_box(const Vec3& lo, const Vec3& hi) {
+  auto m = std::make_shared<Mesh>(sphreverb::box_mesh(lo, hi));
+  m->surface.assign(m->triangles.size(), 0);
   m->surface_names = {"walls"};
   return m;
 }

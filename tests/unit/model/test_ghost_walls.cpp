@@ -21,7 +21,7 @@
 namespace sphreverb {
 namespace {
 
-using testing_mesh::box_mesh;
+using testing_mesh::one_surface_box;
 
 struct Room {
   Lattice lattice;
@@ -71,7 +71,7 @@ void build(Room& s, std::shared_ptr<Mesh> mesh, double L, double dx, double admi
 // A 0.6 x 0.6 x 0.5 m box turned by the Euler angles (degrees; 10 17 25: no face parallel to a
 // lattice plane) about the centre of [0, 1]^3.
 std::shared_ptr<Mesh> rotated_box(const Vec3& euler = {10, 17, 25}) {
-  auto mesh = box_mesh({-0.3, -0.3, -0.25}, {0.3, 0.3, 0.25});
+  auto mesh = one_surface_box({-0.3, -0.3, -0.25}, {0.3, 0.3, 0.25});
   MeshLoadOptions o;
   o.rotation = Rotation::euler_xyz_degrees(euler);
   o.translation = {0.5, 0.5, 0.5};
@@ -84,7 +84,7 @@ TEST(GhostWalls, AlignedBoxGivesTheMirrorImages) {
   Room s;
   const auto rho = [](const Vec3& x) { return 1.2 + 0.01 * std::sin(7 * x.x + 3 * x.y - 5 * x.z); };
   const auto vel = [](const Vec3& x) { return Vec3{std::cos(4 * x.y), std::sin(3 * x.z), x.x}; };
-  build(s, box_mesh({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel);
+  build(s, one_surface_box({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel);
   ASSERT_GT(s.p.n_ghost, 0u);
   EXPECT_EQ(s.ghosts.stats().shepard + s.ghosts.stats().dropped, 0u);
   for (std::size_t g = s.p.n_owned; g < s.p.size(); ++g) {
@@ -141,7 +141,7 @@ TEST(GhostWalls, GhostsMoveWithTheAirLikeMirrorImages) {
     Room s;
     const auto rho = [](const Vec3&) { return 1.2; };
     const auto vel = [](const Vec3&) { return Vec3{}; };
-    build(s, box_mesh({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel);
+    build(s, one_surface_box({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel);
     for (std::size_t i = 0; i < s.p.n_owned; ++i) {
       const Vec3 x = s.p.position(i);
       s.p.x[i] += 1e-3 * dx * std::sin(40 * x.y + 3 * x.z);
@@ -206,7 +206,7 @@ TEST(GhostWalls, SinglePrecisionBoxGivesTheMirrorWallsBitForBit) {
   EXPECT_EQ(s.lattice.n[1], 16);
   EXPECT_EQ(s.lattice.n[2], 14);
   GeometryPart part;
-  part.mesh = box_mesh(lo, hi);
+  part.mesh = one_surface_box(lo, hi);
   part.room = true;
   part.admittance = {0.0};
   std::vector<GeometryPart> parts;
@@ -269,7 +269,7 @@ TEST(GhostWalls, EverySolidSiteWithinReachOfTheAirIsActive) {
     Room s;
     s.lattice = Lattice::filling(lo - Vec3{0.06, 0.06, 0.06}, hi + Vec3{0.06, 0.06, 0.06}, dx);
     GeometryPart part;
-    part.mesh = box_mesh(lo, hi);
+    part.mesh = one_surface_box(lo, hi);
     part.room = true;
     part.admittance = {0.0};
     std::vector<GeometryPart> parts;
@@ -379,7 +379,7 @@ TEST(GhostWalls, ResistiveFaceMovesWithPressureOverResistance) {
   const auto rho = [&](const Vec3&) { return rho0 + drho; };
   const auto vel = [](const Vec3&) { return Vec3{0.01, 0, 0}; };
 
-  build(s, box_mesh({0, 0, 0}, {L, L, L}), L, dx, admittance, rho, vel);
+  build(s, one_surface_box({0, 0, 0}, {L, L, L}), L, dx, admittance, rho, vel);
   // The ghosts' EOS is the default (rho0 = 1.204, c0 = 343): p = c0^2 (rho - rho0).
   const double p = 343.0 * 343.0 * (rho0 + drho - 1.204);
   bool seen = false;
@@ -405,8 +405,8 @@ TEST(GhostWalls, ResistiveFaceGhostsCarryThePressureGradientOfItsAcceleration) {
   for (double a : {admittance, 0.0}) {
     Room s;
     build(
-        s, box_mesh({0, 0, 0}, {L, L, L}), L, dx, a, [&](const Vec3&) { return rho1; }, vel, 0.0,
-        {}, dt);
+        s, one_surface_box({0, 0, 0}, {L, L, L}), L, dx, a, [&](const Vec3&) { return rho1; }, vel,
+        0.0, {}, dt);
     s.ghosts.advance_faces();  // W^n of the resistive face at rho1
     for (std::size_t i = 0; i < s.p.n_owned; ++i) s.p.rho[i] = rho2;
     s.ghosts.refresh(s.p, Field::Density);
@@ -436,7 +436,7 @@ TEST(GhostWalls, ReactingFaceSettlesAtPressureOverImpedance) {
     Room s;
     const auto rho = [&](const Vec3&) { return rho0 + drho; };
     const auto vel = [](const Vec3&) { return Vec3{}; };
-    build(s, box_mesh({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel, 0.0, z, dt);
+    build(s, one_surface_box({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel, 0.0, z, dt);
     ASSERT_TRUE(s.ghosts.reacting());
     const double w = 2.0 * std::numbers::pi * f;
     const auto per_period = static_cast<long>(std::llround(1.0 / (f * dt)));
@@ -486,8 +486,8 @@ TEST(GhostWalls, FaceStatesRoundTripByKey) {
   const auto rho = [](const Vec3& x) { return 1.204 + 1e-4 * x.x; };
   const auto vel = [](const Vec3&) { return Vec3{}; };
   Room a, b;
-  build(a, box_mesh({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel, 0.0, z, 1e-5);
-  build(b, box_mesh({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel, 0.0, z, 1e-5);
+  build(a, one_surface_box({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel, 0.0, z, 1e-5);
+  build(b, one_surface_box({0, 0, 0}, {L, L, L}), L, dx, 0.0, rho, vel, 0.0, z, 1e-5);
   for (int k = 0; k < 50; ++k) a.ghosts.advance_faces();
   std::vector<GhostWalls::FaceState> states = a.ghosts.face_states();
   ASSERT_FALSE(states.empty());

@@ -10,6 +10,7 @@
 #include "mesh_fixtures.hpp"
 #include "sphreverb/model/mesh_check.hpp"
 #include "sphreverb/model/mesh_io.hpp"
+#include "sphreverb/model/shape_mesh.hpp"
 
 namespace sphreverb {
 namespace {
@@ -200,6 +201,32 @@ TEST(MeshCheck, DegenerateTriangleIsNamed) {
   EXPECT_TRUE(
       contains(p.message, "degenerate triangle 1 (surface 's', corners (0 0 0) (1 0 0) (2 0 0))"))
       << p.message;
+}
+
+// The box a [room] off the lattice is walled as (shape_mesh.hpp): closed, outward, its volume
+// and a surface per face in the [room] faces' order with the face's area.
+TEST(MeshCheck, BoxMeshBoundsTheBoxWithASurfacePerFace) {
+  const Mesh m = sphreverb::box_mesh(Vec3{0.1, 0.2, 0.3}, Vec3{0.9, 0.8, 0.8});
+  const auto problem = check_mesh(m);
+  EXPECT_FALSE(problem.has_value()) << (problem ? problem->message : "");
+  const MeshFacts f = mesh_facts(m);
+  EXPECT_EQ(f.triangles, 12u);
+  EXPECT_EQ(f.vertices, 8u);
+  EXPECT_NEAR(f.volume, 0.8 * 0.6 * 0.5, 1e-12);
+  const char* names[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
+  const double areas[6] = {0.3, 0.3, 0.4, 0.4, 0.48, 0.48};
+  ASSERT_EQ(f.surfaces.size(), 6u);
+  for (int k = 0; k < 6; ++k) {
+    EXPECT_EQ(f.surfaces[k].name, names[k]);
+    EXPECT_EQ(f.surfaces[k].triangles, 2u);
+    EXPECT_NEAR(f.surfaces[k].area, areas[k], 1e-12) << names[k];
+  }
+  // Each face's normal points out of the box: along -axis at min, +axis at max.
+  for (std::size_t t = 0; t < m.triangle_count(); ++t) {
+    const int face = static_cast<int>(m.surface[t]);
+    const double sign = face % 2 == 0 ? -1.0 : 1.0;
+    EXPECT_GT(sign * m.area_vector(t)[face / 2], 0.0) << "triangle " << t;
+  }
 }
 
 }  // namespace

@@ -15,13 +15,13 @@
 namespace sphreverb {
 namespace {
 
-using testing_mesh::box_mesh;
+using testing_mesh::one_surface_box;
 
 const Vec3 kLo{0.2, 0.3, 0.4}, kHi{0.6, 0.5, 0.9};  // the cube (a box), m
 
 Wall mesh_wall(const Vec3& reference) {
   Wall w;
-  w.shape = WallShape::mesh(std::make_shared<const MeshBody>(box_mesh(kLo, kHi), reference));
+  w.shape = WallShape::mesh(std::make_shared<const MeshBody>(one_surface_box(kLo, kHi), reference));
   return w;
 }
 

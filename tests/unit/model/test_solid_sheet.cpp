@@ -34,7 +34,7 @@ std::vector<GeometryPart> box_sheets(double L, double depth) {
   return parts;
 }
 
-using testing_mesh::box_mesh;
+using testing_mesh::one_surface_box;
 
 TEST(SolidSheet, RectangleSolidIsTheChamferedSlabBehindIt) {
   // The plane x = 0, extent y, z in [-0.5, 0.5], air at x > 0, depth 0.3.
@@ -119,7 +119,7 @@ TEST(SolidSheet, SixRectanglesAnswerAsTheBoxMesh) {
   const double L = 1.0, dx = 0.1, depth = 0.35;
   const SolidGeometry sheets(box_sheets(L, depth));
   std::vector<GeometryPart> mesh_parts(1);
-  mesh_parts[0].mesh = box_mesh({0, 0, 0}, {L, L, L});
+  mesh_parts[0].mesh = one_surface_box({0, 0, 0}, {L, L, L});
   mesh_parts[0].room = true;
   mesh_parts[0].admittance = {0.0};
   const SolidGeometry mesh(std::move(mesh_parts));
@@ -161,7 +161,7 @@ TEST(SolidSheet, SixRectanglesGiveTheMirrorImages) {
       parts = box_sheets(L, reach + dx);
     } else {
       parts.resize(1);
-      parts[0].mesh = box_mesh({0, 0, 0}, {L, L, L});
+      parts[0].mesh = one_surface_box({0, 0, 0}, {L, L, L});
       parts[0].room = true;
       parts[0].admittance = {0.0};
     }
