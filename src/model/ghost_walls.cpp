@@ -303,9 +303,16 @@ void GhostWalls::rebuild(Particles& p) {
     const std::int64_t b = std::int64_t{1} << 20, w = std::int64_t{1} << 21;
     return (c[0] + b) + w * ((c[1] + b) + w * (c[2] + b));
   };
-  std::unordered_map<std::int64_t, std::vector<std::uint32_t>> cells;
-  for (std::size_t i = 0; i < p.n_owned; ++i)
-    cells[cell_key(cell_of(p.position(i)))].push_back(static_cast<std::uint32_t>(i));
+  // Each owned particle where it is and at its lattice site: a ghost within reach of either is
+  // active, so the active set (and with it which ghosts beyond the support the neighbour lists
+  // hold) does not change as the air moves by a fraction of a spacing, and lists rebuilt at
+  // other steps (a restart's) sum the same ghosts.
+  std::unordered_map<std::int64_t, std::vector<Vec3>> cells;
+  for (std::size_t i = 0; i < p.n_owned; ++i) {
+    const Vec3 x = p.position(i), rest = lattice_.site_of(p.id(i));
+    cells[cell_key(cell_of(x))].push_back(x);
+    cells[cell_key(cell_of(rest))].push_back(rest);
+  }
   const std::size_t n_src = p.n_owned + p.n_halo;
   std::unordered_map<std::int64_t, std::uint32_t> entry_of;
   entry_of.reserve(n_src);
@@ -320,15 +327,26 @@ void GhostWalls::rebuild(Particles& p) {
         for (int dx = -1; dx <= 1 && !near; ++dx) {
           const auto it = cells.find(cell_key({home[0] + dx, home[1] + dy, home[2] + dz}));
           if (it == cells.end()) continue;
-          for (std::uint32_t i : it->second) {
-            const Vec3 r = p.position(i) - s.x;
+          for (const Vec3& x : it->second) {
+            const Vec3 r = x - s.x;
             if (dot(r, r) <= r2) {
               near = true;
               break;
             }
           }
         }
-    if (!near) continue;
+    if (!near) {
+      // A site with a face element (an absorbing face) is kept active wherever its stencil is at
+      // hand, near an owned particle or not: its element then advances from the first step on
+      // every rank that may come to need it, instead of starting late from a stale state when
+      // the air moves towards it (the records stay the same on any rank count and across
+      // restarts). Its ghost lies beyond every owned particle's reach, so no sum sees it.
+      if (s.element < 0) continue;
+      bool at_hand = true;
+      for (std::uint32_t q = s.first; q < s.first + s.count && at_hand; ++q)
+        at_hand = entry_of.count(stencil_id_[q]) > 0;
+      if (!at_hand) continue;
+    }
     for (std::uint32_t q = s.first; q < s.first + s.count; ++q) {
       const auto it = entry_of.find(stencil_id_[q]);
       if (it == entry_of.end())

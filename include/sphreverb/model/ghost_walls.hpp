@@ -58,14 +58,16 @@
 // Keys: a ghost's key is image_key(lattice.sites() + e, 0) with e the index of its site on the
 // lattice extended by `pad` sites on every side, unique and the same on every rank.
 //
-// The face elements (and the resistive faces' rows) are computed redundantly: every rank advances
-// those of its active ghosts (within reach of an owned particle), from the ghost's interpolated
+// A ghost is active on a rank when an owned particle, where it is or at its lattice site, lies
+// within reach of it; a ghost with a face element (an absorbing face) also wherever its stencil is
+// at hand on the rank. The face elements (and the resistive faces' rows) are computed
+// redundantly: every rank advances those of its active ghosts from the ghost's interpolated
 // density, which is the same sum of the same halo values on every rank. A ghost active on several
 // ranks therefore holds the same state on each, bit for bit, as long as it stays active from the
-// start; a site that turns active later on a rank (a particle moved into reach of it after the
-// first rebuild) is counted (Stats::late) and starts from the state this rank holds, which may
-// differ from another rank's. A checkpoint stores the elements of every rank's active ghosts by key
-// (face_states).
+// start; a site that turns active later on a rank (a stencil particle moved into the rank's halo
+// after the first rebuild) is counted (Stats::late) and starts from the state this rank holds,
+// which may differ from another rank's. A checkpoint stores the elements of every rank's active
+// ghosts by key (face_states).
 #pragma once
 
 #include <algorithm>
