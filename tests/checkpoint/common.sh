@@ -23,3 +23,25 @@ on() {
 }
 latest() { ls "$1"/checkpoints/step_*.h5 | sort | tail -n1; }
 same() { /usr/bin/python3 "$here/compare.py" "$@"; }
+# same_runs REF SCENE N... -- ARGS...: runs SCENE with ARGS on each rank count N (into $work/npN,
+# logs beside) and compares each with the run in REF.
+same_runs() {
+  local ref=$1 scn=$2 ranks=() n
+  shift 2
+  while [[ $1 != "--" ]]; do ranks+=("$1"); shift; done
+  shift
+  for n in "${ranks[@]}"; do
+    on "$n" run "$scn" --out "$work/np$n" "$@" >"$work/np$n.log" 2>&1
+    same "$ref" "$work/np$n"
+  done
+}
+# same_restarts REF CHECKPOINT NAME N...: restarts CHECKPOINT on each rank count N (into
+# $work/NAMEN, logs beside) and compares each with the run in REF.
+same_restarts() {
+  local ref=$1 ck=$2 name=$3 n
+  shift 3
+  for n in "$@"; do
+    on "$n" restart "$ck" --out "$work/$name$n" >"$work/$name$n.log" 2>&1
+    same "$ref" "$work/$name$n"
+  done
+}

@@ -19,10 +19,7 @@ opts=(--fluid.spacing 0.02 --emitter.center "0.113000 0.106062 0.395614"
       --geometry.tube.material.sample curtain --time.duration 0.006
       --output.checkpoint_every 0.002 --output.keep_checkpoints 1000 --output.progress_every 1000)
 on 2 run "$scene" --out "$work/full" "${opts[@]}" >"$work/full.log" 2>&1
-for n in 1 3; do
-  on $n run "$scene" --out "$work/np$n" "${opts[@]}" >"$work/np$n.log" 2>&1
-  same "$work/full" "$work/np$n"
-done
+same_runs "$work/full" "$scene" 1 3 -- "${opts[@]}"
 ck=$(ls "$work"/full/checkpoints/step_*.h5 | sort | sed -n 2p)
 [[ -f $ck ]] || { echo "FAIL: no second checkpoint"; exit 1; }
 /usr/bin/python3 - "$ck" <<'PY'
@@ -36,10 +33,7 @@ with h5py.File(sys.argv[1], "r") as f:
     print(f"ghost face elements at the checkpoint: {len(w)} rows, "
           f"{np.count_nonzero(np.any(w != 0, axis=1))} moving")
 PY
-for n in 1 2 3; do
-  on $n restart "$ck" --out "$work/r$n" >"$work/r$n.log" 2>&1
-  same "$work/full" "$work/r$n"
-done
+same_restarts "$work/full" "$ck" r 1 2 3
 # without_ghost_faces CHECKPOINT COPY: COPY is CHECKPOINT without its /ghost_faces group.
 without_ghost_faces() {
   cp "$1" "$2"

@@ -42,10 +42,7 @@ highpass = 0
 INI
 on 2 run "$work/object.ini" --out "$work/full" >"$work/full.log" 2>&1
 mid=$(ls "$work"/full/checkpoints/step_*.h5 | sort | sed -n 3p)
-for n in 1 3; do
-  on $n restart "$mid" --out "$work/r$n" >"$work/r$n.log" 2>&1
-  same "$work/full" "$work/r$n"
-done
+same_restarts "$work/full" "$mid" r 1 3
 cp "$mid" "$work/old.h5"
 /usr/bin/python3 - "$work/old.h5" <<'PY'
 import sys
@@ -82,10 +79,7 @@ turn_axis = 0 0 1
 INI
 on 2 run "$work/mesh.ini" --out "$work/mesh" >"$work/mesh.log" 2>&1
 mid=$(ls "$work"/mesh/checkpoints/step_*.h5 | sort | sed -n 3p)
-for n in 1 3; do
-  on $n restart "$mid" --out "$work/m$n" >"$work/m$n.log" 2>&1
-  same "$work/mesh" "$work/m$n"
-done
+same_restarts "$work/mesh" "$mid" m 1 3
 /usr/bin/python3 - "$mid" <<'PY'
 import sys
 import h5py

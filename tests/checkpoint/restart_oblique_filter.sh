@@ -20,16 +20,10 @@ d = json.load(open(sys.argv[1]))["derived"]
 assert d["hyperviscosity"] == 0.005 and d["hyperviscosity_auto"] is True, d
 print("summary.json: hyperviscosity 0.005 (auto)")
 PY
-for n in 1 3; do
-  on $n run "$scene" --out "$work/np$n" "${opts[@]}" >"$work/np$n.log" 2>&1
-  same "$work/full" "$work/np$n"
-done
+same_runs "$work/full" "$scene" 1 3 -- "${opts[@]}"
 ck=$(ls "$work"/full/checkpoints/step_*.h5 | sort | sed -n 2p)
 [[ -f $ck ]] || { echo "FAIL: no second checkpoint"; exit 1; }
-for n in 1 3; do
-  on $n restart "$ck" --out "$work/r$n" >"$work/r$n.log" 2>&1
-  same "$work/full" "$work/r$n"
-done
+same_restarts "$work/full" "$ck" r 1 3
 on 2 run "$scene" --out "$work/off" "${opts[@]}" --fluid.hyperviscosity 0 >"$work/off.log" 2>&1
 grep -q "warning.*hyperviscosity = 0 leaves them so" "$work/off/sphreverb.log" ||
   { echo "FAIL: with hyperviscosity = 0 the run log does not warn of the walls"; exit 1; }

@@ -23,14 +23,8 @@ assert d["f_max_Hz"] == d["f_max_bulk_Hz"], d
 assert s["rebuilds"] > 1, f"no neighbour rebuild in the run ({s['rebuilds']})"
 print(f"disc on the mirror face: f_max {d['f_max_Hz']:.0f} Hz, {s['rebuilds']} rebuilds")
 PY
-for n in 1 3; do
-  on $n run "$scene" --out "$work/np$n" "${opts[@]}" >"$work/np$n.log" 2>&1
-  same "$work/full" "$work/np$n"
-done
+same_runs "$work/full" "$scene" 1 3 -- "${opts[@]}"
 ck=$work/full/checkpoints/step_000000088.h5
 [[ -f $ck ]] || { echo "FAIL: $ck missing"; exit 1; }
-for n in 1 2 3; do
-  on $n restart "$ck" --out "$work/r$n" >"$work/r$n.log" 2>&1
-  same "$work/full" "$work/r$n"
-done
+same_restarts "$work/full" "$ck" r 1 2 3
 echo "restart_piston: all passed"

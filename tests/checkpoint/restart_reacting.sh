@@ -15,10 +15,7 @@ opts=(--fluid.spacing 0.03 --fluid.skin 0.01 --fluid.viscosity 0.02 --emitter.in
 on 2 run "$scene" --out "$work/full" "${opts[@]}" >"$work/full.log" 2>&1
 grep -q "room walls *mirror" "$work/full.log" || grep -q '"room_walls": "mirror"' "$work/full/summary.json" ||
   { echo "FAIL: the room is not mirror-walled"; exit 1; }
-for n in 1 3; do
-  on $n run "$scene" --out "$work/np$n" "${opts[@]}" >"$work/np$n.log" 2>&1
-  same "$work/full" "$work/np$n"
-done
+same_runs "$work/full" "$scene" 1 3 -- "${opts[@]}"
 ck=$work/full/checkpoints/step_000000088.h5
 [[ -f $ck ]] || { echo "FAIL: $ck missing"; exit 1; }
 /usr/bin/python3 - "$ck" <<'PY'
@@ -30,10 +27,7 @@ with h5py.File(sys.argv[1], "r") as f:
     assert np.count_nonzero(w) > 0, "no face element has moved"
     print(f"face elements moving at the checkpoint: {np.count_nonzero(np.any(w != 0, axis=1))}")
 PY
-for n in 1 2 3; do
-  on $n restart "$ck" --out "$work/r$n" >"$work/r$n.log" 2>&1
-  same "$work/full" "$work/r$n"
-done
+same_restarts "$work/full" "$ck" r 1 2 3
 # Without its face state the checkpoint cannot restart the reacting faces.
 cp "$ck" "$work/no_face.h5"
 /usr/bin/python3 -c "import h5py, sys

@@ -41,10 +41,7 @@ highpass = 0
 INI
 on 2 run "$work/door.ini" --out "$work/full" >"$work/full.log" 2>&1
 mid=$(ls "$work"/full/checkpoints/step_*.h5 | sort | sed -n 3p)
-for n in 1 3; do
-  on $n restart "$mid" --out "$work/r$n" >"$work/r$n.log" 2>&1
-  same "$work/full" "$work/r$n"
-done
+same_restarts "$work/full" "$mid" r 1 3
 /usr/bin/python3 - "$mid" <<'PY'
 import math
 import sys
