@@ -373,7 +373,9 @@ void GhostWalls::rebuild(Particles& p) {
   p.append_copies(active_.size());
   for (std::size_t a = 0; a < active_.size(); ++a) p.key[first_slot_ + a] = sites_[active_[a]].key;
   p.n_ghost += active_.size();  // entry_ holds the stencils back to back in active order
+  faces_at_rest_ = true;
   refresh(p, kAllDynamic);
+  faces_at_rest_ = false;
 }
 
 bool GhostWalls::pressure_dependent() const {
@@ -417,7 +419,7 @@ void GhostWalls::refresh_ghost(Particles& p, std::size_t a, std::size_t e, bool 
   if (position) {
     // Reflected about the faces where they stand: x_n -> 2 X_k - x_n along each n_k.
     Vec3 d = reflected(s, x - s.rest);
-    if (s.moves()) d += 2.0 * face_displacement(s);
+    if (s.moves() && !faces_at_rest_) d += 2.0 * face_displacement(s);
     p.x[slot] = s.x.x + d.x, p.y[slot] = s.x.y + d.y, p.z[slot] = s.x.z + d.z;
   }
   if (density) {

@@ -203,6 +203,7 @@ void Simulation::rebuild() {
         "face elements start from this rank's state (ghost_walls.hpp)",
         ghosts_.stats().late - late, rank_);
   neighbours_.build(p_, d.halo_width);
+  ghosts_.refresh(p_, Field::Position);  // where the faces stand (rebuild placed them at rest)
   tethers_ = find_tethers(
       p_.n_owned, [&](std::size_t i) { return lattice_.site_of(p_.id(i)); }, walls_, d.h,
       [&](std::size_t i) { return p_.position(i); }, objects_pose_time());

@@ -165,7 +165,11 @@ class GhostWalls {
 
   // Appends the ghosts within `reach` of an owned particle after the entries present (owned,
   // halo and other ghosts), with their state. Throws std::logic_error if a stencil entry is
-  // missing (the halo must reach reach + kStencilReach dx beyond the slab).
+  // missing (the halo must reach reach + kStencilReach dx beyond the slab). The ghosts are placed
+  // as if every face stood at rest (no face displacement), so that neighbour lists built now are
+  // a function of the particles' positions alone, which a checkpoint carries for the last rebuild
+  // (a restart rebuilds the same lists); refresh(p, Field::Position) then places them where the
+  // faces stand.
   void rebuild(Particles& p);
   // Whether some site of this rank's set has a face whose W depends on the pressure or on the
   // disc (a resistive face or one behind the emitter disc). Local.
@@ -257,6 +261,7 @@ class GhostWalls {
   Stats stats_;
   bool driven_ = false;
   bool velocity_follows_density_ = false;
+  bool faces_at_rest_ = false;        // refresh places the ghosts as if the faces stood at rest
   double piston_shift_ = 0.0;         // m
   double piston_speed_ = 0.0;         // m/s
   double piston_acceleration_ = 0.0;  // m/s^2
