@@ -13,6 +13,8 @@ packages=(
   libassimp-dev libcgal-dev
   # HRTFs (SOFA files) of binaural receivers; libmysofa1 ships the MIT KEMAR default.sofa
   libmysofa-dev libmysofa1
+  # phased image sources: Faddeeva's function (spherical-wave reflection) and an inverse FFT
+  libcerf-dev libfftw3-dev
   python3-numpy python3-scipy python3-matplotlib python3-h5py
   # checkpoints in ParaView (tests, python3 -m sphreverb_post render) and headless rendering
   python3-paraview xvfb

@@ -162,6 +162,19 @@ Signal butterworth_lowpass(const Signal& in, double cutoff, int order) {
   return out;
 }
 
+double butterworth_group_delay(double f, double cutoff, int order, double rate) {
+  const auto warp = [&](double x) { return 2.0 * rate * std::tan(kPi * x / rate); };
+  const double wc = warp(cutoff), w = warp(f) / wc;
+  double tau = 0.0;
+  for (int k = 1; k <= order; ++k) {
+    const double angle = kPi * (2.0 * k + order - 1.0) / (2.0 * order);
+    const double sigma = std::cos(angle), beta = std::sin(angle);
+    tau += -sigma / ((w - beta) * (w - beta) + sigma * sigma);
+  }
+  const double c = std::cos(kPi * f / rate);
+  return tau / wc / (c * c);
+}
+
 Signal butterworth_highpass(const Signal& in, double cutoff, int order) {
   require_butterworth("butterworth_highpass", in, cutoff, order);
   Signal out = in;

@@ -557,6 +557,7 @@ void read_hybrid(const Reader& r, Scene& s) {
   r.get("hybrid", "crossover", h.crossover);
   r.get("hybrid", "rays", h.rays);
   r.get("hybrid", "image_time", h.image_time);
+  r.get("hybrid", "phased_images", h.phased_images);
   r.get("hybrid", "scattering", h.scattering);
   r.get("hybrid", "receiver_radius", h.receiver_radius);
   r.get("hybrid", "seed", h.seed);

@@ -475,6 +475,10 @@ std::vector<KeySpec> make_schema() {
   k.push_back(number("hybrid", "image_time", closed(0, 10, "s"), "0.05",
                      "Specular reflections of the [room] box from image sources up to this "
                      "delay, rays after it"));
+  k.push_back(boolean("hybrid", "phased_images", "false",
+                      "The image sources summed with their phases and the spherical-wave "
+                      "reflection factor of each face (docs/theory/geometric.md, Phased image "
+                      "sources) instead of octave-band taps of the plane-wave factor"));
   k.push_back(number("hybrid", "scattering", closed(0, 1), "0.7",
                      "Least scattering coefficient of every surface in the geometric part "
                      "(max with the material's); 0 keeps the materials' own, for rooms whose "

@@ -7,6 +7,7 @@
 #include "sphreverb/audio/binaural.hpp"
 #include "sphreverb/audio/normalize.hpp"
 #include "sphreverb/audio/wav.hpp"
+#include "sphreverb/geometric/response.hpp"
 
 namespace sphreverb {
 namespace {
@@ -54,34 +55,18 @@ void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHisto
   std::unique_ptr<HrtfSet> hrtf;  // opened for the first binaural receiver
   std::vector<std::vector<double>> full(sph.size());
   for (std::size_t r = 0; r < sph.size(); ++r) {
-    std::vector<ImageSource> taps;
-    if (plan.box_images) taps = box_image_sources(plan.images[r]);
-    std::vector<std::vector<double>> energy;
-    std::vector<std::vector<BinMoments>> moments;
-    if (rays.receivers > r)
-      for (std::size_t b = 0; b < kGeoBandCount; ++b) {
-        energy.push_back(rays.series(r, b));
-        moments.push_back(rays.moment_series(r, b));
-      }
     const auto amb = std::find_if(ambisonic.begin(), ambisonic.end(),
                                   [&](const AmbisonicOutput& a) { return a.name == sph[r].name; });
-    std::vector<std::vector<double>> bformat;  // geometric W Y Z X (ambisonic receivers)
-    if (amb != ambisonic.end()) bformat = synthesize_bformat(taps, energy, moments, plan.synthesis);
-    const std::vector<double> geo =
-        bformat.empty() ? synthesize_response(taps, energy, plan.synthesis) : bformat[0];
-    // Further noise realisations for the calibration (geometric/hybrid.hpp).
-    std::vector<std::vector<double>> more;
-    SynthesisParams other = plan.synthesis;
-    for (std::size_t k = 1; k < kCalibrationRealisations; ++k) {
-      other.seed = realisation_seed(plan.synthesis.seed, k);
-      more.push_back(synthesize_response(taps, energy, other));
-    }
-    HybridResult joined = join_hybrid(sph[r].audio, geo, plan.join, more);
+    // The geometric W Y Z X (ambisonic receivers) or W, and further noise realisations for the
+    // calibration (geometric/hybrid.hpp).
+    GeometricResponse g = geometric_response(plan, rays, r, amb != ambisonic.end(),
+                                             kCalibrationRealisations);
+    HybridResult joined = join_hybrid(sph[r].audio, g.channels[0], plan.join, g.more);
     HybridReceiverOutput o;
     o.name = sph[r].name;
     o.wav = full_wav_name(o.name);
     o.raw_wav = full_raw_wav_name(o.name);
-    o.images = taps.size();
+    o.images = g.images;
     o.mismatch_db = joined.mismatch_db, o.gain = joined.gain;
     o.early_db = joined.early_db, o.late_db = joined.late_db;
     write_wav(target(dir, o.raw_wav, staged), rate, {joined.full}, false);
@@ -89,7 +74,7 @@ void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHisto
     if (amb != ambisonic.end()) {
       std::vector<std::vector<double>> channels;
       for (std::size_t c = 0; c < 4; ++c)
-        channels.push_back(crossover_join(amb->channels.at(c), bformat[c], joined.gain, plan.join));
+        channels.push_back(crossover_join(amb->channels.at(c), g.channels[c], joined.gain, plan.join));
       o.amb_wav = full_amb_wav_name(o.name);
       o.amb_raw_wav = full_amb_raw_wav_name(o.name);
       write_wav(target(dir, o.amb_raw_wav, staged), rate, channels, false, kAmbixComment);

@@ -101,6 +101,7 @@ HybridPlan make_hybrid_plan(const Scene& s) {
   r.bin_width = bin;
   r.bins = static_cast<std::size_t>(std::ceil(duration / bin));
   p.box_images = s.room.present;
+  p.phased_images = p.box_images && h.phased_images;
   r.specular_until = p.box_images ? h.image_time : 0.0;
 
   if (p.box_images) {
@@ -111,8 +112,14 @@ HybridPlan make_hybrid_plan(const Scene& s) {
       for (int f = 0; f < 6; ++f) {
         const GeoMaterial& g = p.materials[index_of(s.room.face_material[f])];
         b.impedance[f] = g.impedance;
+        // Phased images reflect off a locally reacting face everywhere: a table's random-incidence
+        // absorption becomes the real impedance of the same statistical absorption.
+        if (p.phased_images)
+          for (std::size_t k = 0; k < kGeoBandCount; ++k)
+            if (g.impedance[k] == 0.0 && g.absorption[k] > 0.0)
+              b.impedance[f][k] = resistance_ratio_for_statistical(g.absorption[k]);
         for (std::size_t k = 0; k < kGeoBandCount; ++k)
-          b.reflection[f][k] = std::sqrt((g.impedance[k] > 0.0 ? 1.0 : 1.0 - g.absorption[k]) *
+          b.reflection[f][k] = std::sqrt((b.impedance[f][k] > 0.0 ? 1.0 : 1.0 - g.absorption[k]) *
                                          (1.0 - g.scattering));
       }
       b.air = air;

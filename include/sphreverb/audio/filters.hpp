@@ -22,6 +22,12 @@ Signal lowpass_decimate(const Signal& in, int factor, double cutoff);
 // Requires 0 < cutoff < in.rate / 2 (else SignalError).
 Signal butterworth_lowpass(const Signal& in, double cutoff, int order);
 
+// s, the group delay of butterworth_lowpass(., cutoff, order) at `rate` Hz at the frequency f
+// (Hz, below rate / 2): the analog prototype's, sum over its poles p = cutoff' (sigma + i beta)
+// of -sigma / ((w / cutoff' - beta)^2 + sigma^2) / cutoff', at the pre-warped frequency w and
+// cut-off cutoff' of the bilinear transform, times its derivative dw'/dw = 1 / cos^2(pi f / rate).
+double butterworth_group_delay(double f, double cutoff, int order, double rate);
+
 // Causal (minimum-phase) Butterworth high-pass of even `order` (2, 4, 6, 8) at `cutoff` Hz: the
 // same cascade with each section the bilinear-transform high-pass biquad. -3 dB at the cut-off,
 // 6 order dB/octave below it, zero gain at DC; the output is 0 until the input starts (nothing

@@ -302,6 +302,9 @@ struct HybridSpec {
   double crossover = 0.0;      // Hz, resolved by the parser: 0 = the default (scene.cpp)
   std::int64_t rays = 100000;  // rays traced, [0, 1e9]; 0 = image sources only
   double image_time = 0.05;    // s, specular paths from box image sources up to this delay
+  // The image sources summed coherently with the spherical-wave reflection factor
+  // (geometric/phased_images.hpp) instead of octave-band taps of the plane-wave factor.
+  bool phased_images = false;
   // Least scattering coefficient of every surface in the geometric part, [0, 1]: a surface
   // scatters max(its material's `scattering`, this) (docs/theory/geometric.md, "Scattering").
   double scattering = 0.7;

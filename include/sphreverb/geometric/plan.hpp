@@ -19,6 +19,7 @@ struct HybridPlan {
   RayTraceParams rays;                 // receivers in the scene's order
   bool box_images = false;             // a [room] box: image sources for the early part
   std::vector<BoxImageParams> images;  // per receiver (box_images only)
+  bool phased_images = false;          // images through phased_images.hpp, not taps
   SynthesisParams synthesis;
   HybridParams join;
   AirState air;

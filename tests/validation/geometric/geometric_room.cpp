@@ -31,6 +31,7 @@
 #include "sphreverb/config/scene.hpp"
 #include "sphreverb/geometric/decay.hpp"
 #include "sphreverb/geometric/hybrid.hpp"
+#include "sphreverb/geometric/response.hpp"
 #include "sphreverb/geometric/synthesis.hpp"
 #include "sphreverb/physics/material.hpp"
 #include "sphreverb/solver/hybrid_assembly.hpp"
@@ -141,16 +142,9 @@ int run(int argc, char** argv) {
     std::printf(" ms (energy; %zu images)\n", taps.size());
     if (sph_dir.empty()) continue;
     const Signal sph_in = read_wav(sph_dir + "/" + s.receivers[r].name + ".raw.wav");
-    std::vector<std::vector<double>> energy;
-    for (std::size_t b = 0; b < kGeoBandCount; ++b) energy.push_back(h.series(r, b));
-    const std::vector<double> g = synthesize_response(taps, energy, plan.synthesis);
-    std::vector<std::vector<double>> more;
-    SynthesisParams other = plan.synthesis;
-    for (std::size_t k = 1; k < calibration_realisations; ++k) {
-      other.seed = realisation_seed(plan.synthesis.seed, k);
-      more.push_back(synthesize_response(taps, energy, other));
-    }
-    const HybridResult j = join_hybrid(sph_in.samples, g, plan.join, more);
+    const GeometricResponse gr = geometric_response(plan, h, r, false, calibration_realisations);
+    const std::vector<double>& g = gr.channels[0];
+    const HybridResult j = join_hybrid(sph_in.samples, g, plan.join, gr.more);
     std::printf(
         "  join: crossover %.0f Hz, mismatch %+.2f dB, split %.1f ms, early %+.2f dB, late %+.2f "
         "dB\n",

@@ -1,0 +1,26 @@
+// The geometric response of one receiver, as the join and the outputs use it: its box image
+// sources (octave-band taps, or the phased sum of phased_images.hpp) plus the noise tail shaped
+// by the ray histograms (synthesis.hpp), through the source's drive high-pass.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "sphreverb/geometric/plan.hpp"
+#include "sphreverb/geometric/ray_tracer.hpp"
+
+namespace sphreverb {
+
+struct GeometricResponse {
+  std::vector<std::vector<double>> channels;  // W, or W Y Z X (bformat); realisation 0
+  // W of realisations 1 .. realisations - 1 (other noise, the same images and histograms):
+  // hybrid.hpp's calibration averages over them with channels[0].
+  std::vector<std::vector<double>> more;
+  std::size_t images = 0;  // image sources of the receiver (0 without a box)
+};
+
+// Receiver r of `plan`, with the histograms of `rays` (none when rays.receivers <= r).
+GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogram& rays,
+                                     std::size_t r, bool bformat, std::size_t realisations);
+
+}  // namespace sphreverb
