@@ -91,8 +91,9 @@ std::vector<double> crossover_join(const std::vector<double>& sph, std::vector<d
   // The SPH records carry the causal low-pass at f_max: the geometric part is delayed by its group
   // delay at the crossover, so that the two parts are in phase where they overlap.
   if (p.record_lowpass > 0.0) {
-    const auto lag = static_cast<std::size_t>(std::llround(
-        p.rate * butterworth_group_delay(p.crossover, p.record_lowpass, kRecordLowpassOrder, p.rate)));
+    const auto lag = static_cast<std::size_t>(
+        std::llround(p.rate * butterworth_group_delay(p.crossover, p.record_lowpass,
+                                                      kRecordLowpassOrder, p.rate)));
     geo.insert(geo.begin(), std::min(lag, n), 0.0);
   }
   geo.resize(n, 0.0);

@@ -112,8 +112,8 @@ std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSo
 
   std::vector<double> x(n);
   std::vector<cplx> h(bins);
-  fftw_plan plan = fftw_plan_dft_c2r_1d(static_cast<int>(n), reinterpret_cast<fftw_complex*>(h.data()),
-                                        x.data(), FFTW_ESTIMATE);
+  fftw_plan plan = fftw_plan_dft_c2r_1d(
+      static_cast<int>(n), reinterpret_cast<fftw_complex*>(h.data()), x.data(), FFTW_ESTIMATE);
   for (std::size_t ch = 0; ch < channels; ++ch) {
     h = spectrum[ch];
     h[0] = h[0].real();

@@ -32,9 +32,9 @@ GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogr
     if (phased.empty()) return;
     for (std::size_t i = 0; i < x.size() && i < phased[c].size(); ++i) x[i] += phased[c][i];
   };
-  out.channels = bformat ? synthesize_bformat(taps, energy, moments, plan.synthesis)
-                         : std::vector<std::vector<double>>{
-                               synthesize_response(taps, energy, plan.synthesis)};
+  out.channels =
+      bformat ? synthesize_bformat(taps, energy, moments, plan.synthesis)
+              : std::vector<std::vector<double>>{synthesize_response(taps, energy, plan.synthesis)};
   for (std::size_t c = 0; c < out.channels.size(); ++c) add_phased(out.channels[c], c);
   SynthesisParams other = plan.synthesis;
   for (std::size_t k = 1; k < realisations; ++k) {

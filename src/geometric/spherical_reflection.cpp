@@ -37,7 +37,8 @@ std::complex<double> spherical_reflection(double zeta, double cos_theta, double 
   const double plane = (zeta * c - 1.0) / (zeta * c + 1.0);
   // sqrt(i k r / 2) = sqrt(k r / 2) e^{i pi / 4}
   const double s = std::sqrt(0.5 * std::max(kr, 0.0)) * (c + 1.0 / zeta);
-  const std::complex<double> w = s * std::complex<double>(std::numbers::sqrt2 / 2, std::numbers::sqrt2 / 2);
+  const std::complex<double> w =
+      s * std::complex<double>(std::numbers::sqrt2 / 2, std::numbers::sqrt2 / 2);
   return plane + (1.0 - plane) * ground_wave(w);
 }
 

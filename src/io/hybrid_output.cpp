@@ -59,8 +59,8 @@ void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHisto
                                   [&](const AmbisonicOutput& a) { return a.name == sph[r].name; });
     // The geometric W Y Z X (ambisonic receivers) or W, and further noise realisations for the
     // calibration (geometric/hybrid.hpp).
-    GeometricResponse g = geometric_response(plan, rays, r, amb != ambisonic.end(),
-                                             kCalibrationRealisations);
+    GeometricResponse g =
+        geometric_response(plan, rays, r, amb != ambisonic.end(), kCalibrationRealisations);
     HybridResult joined = join_hybrid(sph[r].audio, g.channels[0], plan.join, g.more);
     HybridReceiverOutput o;
     o.name = sph[r].name;
@@ -74,7 +74,8 @@ void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHisto
     if (amb != ambisonic.end()) {
       std::vector<std::vector<double>> channels;
       for (std::size_t c = 0; c < 4; ++c)
-        channels.push_back(crossover_join(amb->channels.at(c), g.channels[c], joined.gain, plan.join));
+        channels.push_back(
+            crossover_join(amb->channels.at(c), g.channels[c], joined.gain, plan.join));
       o.amb_wav = full_amb_wav_name(o.name);
       o.amb_raw_wav = full_amb_raw_wav_name(o.name);
       write_wav(target(dir, o.amb_raw_wav, staged), rate, channels, false, kAmbixComment);

@@ -84,8 +84,8 @@ TEST(PhasedImages, ARigidBoxIsItsTapsBandLimited) {
   };
   const auto a = low(phased), b = low(taps);
   double e_a = 0.0, e_b = 0.0, e_d = 0.0;
-  for (std::size_t i = 0; i < n; ++i) e_a += a[i] * a[i], e_b += b[i] * b[i],
-                                       e_d += (a[i] - b[i]) * (a[i] - b[i]);
+  for (std::size_t i = 0; i < n; ++i)
+    e_a += a[i] * a[i], e_b += b[i] * b[i], e_d += (a[i] - b[i]) * (a[i] - b[i]);
   EXPECT_NEAR(10.0 * std::log10(e_a / e_b), 0.0, 0.05);
   // The taps' delays are rounded to half a sample: below 2 kHz that is a phase error under
   // 8 degrees, a difference 20 dB below the signal.
