@@ -558,6 +558,7 @@ void read_hybrid(const Reader& r, Scene& s) {
   r.get("hybrid", "rays", h.rays);
   r.get("hybrid", "image_time", h.image_time);
   r.get("hybrid", "phased_images", h.phased_images);
+  r.get("hybrid", "phased_limit", h.phased_limit);
   r.get("hybrid", "scattering", h.scattering);
   r.get("hybrid", "receiver_radius", h.receiver_radius);
   r.get("hybrid", "seed", h.seed);
@@ -573,6 +574,7 @@ void read_hybrid(const Reader& r, Scene& s) {
   // (docs/theory/geometric.md).
   const double walls_band = s.fluid.sound_speed / (kForceWallPpw * s.fluid.spacing);
   if (h.crossover == 0.0) h.crossover = kDefaultCrossover * std::min(limit, walls_band);
+  if (h.phased_limit < 0.0) h.phased_limit = kPhasedLimitOverCrossover * h.crossover;
   if (!(h.crossover > 0.0 && h.crossover <= limit)) {
     r.fail("hybrid", "crossover",
            "must be in (0, " + format_number(limit) + "] Hz (f_max = " + format_number(f_max) +

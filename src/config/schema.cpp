@@ -479,6 +479,11 @@ std::vector<KeySpec> make_schema() {
                       "The image sources summed with their phases and the spherical-wave "
                       "reflection factor of each face (docs/theory/geometric.md, Phased image "
                       "sources) instead of octave-band taps of the plane-wave factor"));
+  k.push_back(note(number("hybrid", "phased_limit", closed_open(0, 1e5, "Hz"), "",
+                          "Phased images: the coherent sum from crossover/4 up to this frequency "
+                          "(fading over an octave at each end), the octave-band taps outside; 0 "
+                          "= the full band"),
+                   "8 crossover"));
   k.push_back(number("hybrid", "scattering", closed(0, 1), "0.7",
                      "Least scattering coefficient of every surface in the geometric part "
                      "(max with the material's); 0 keeps the materials' own, for rooms whose "

@@ -102,6 +102,9 @@ HybridPlan make_hybrid_plan(const Scene& s) {
   r.bins = static_cast<std::size_t>(std::ceil(duration / bin));
   p.box_images = s.room.present;
   p.phased_images = p.box_images && h.phased_images;
+  // The phased sum where the join uses the geometric part (its overlap octave and above, to the
+  // limit), the taps elsewhere.
+  if (h.phased_limit > 0.0) p.phased_band = {kPhasedLowOverCrossover * h.crossover, h.phased_limit};
   r.specular_until = p.box_images ? h.image_time : 0.0;
 
   if (p.box_images) {

@@ -305,6 +305,9 @@ struct HybridSpec {
   // The image sources summed coherently with the spherical-wave reflection factor
   // (geometric/phased_images.hpp) instead of octave-band taps of the plane-wave factor.
   bool phased_images = false;
+  // Hz: phased images up to it, taps above (phased_images.hpp); 0 = the full band; < 0 before
+  // the parser resolves the default, kPhasedLimitOverCrossover times the crossover.
+  double phased_limit = -1.0;
   // Least scattering coefficient of every surface in the geometric part, [0, 1]: a surface
   // scatters max(its material's `scattering`, this) (docs/theory/geometric.md, "Scattering").
   double scattering = 0.7;
@@ -318,6 +321,11 @@ struct HybridSpec {
 // The default crossover as a fraction of f_max: a half octave below it, where the output's
 // 4th-order Butterworth low-pass at f_max is down by 0.24 dB only.
 inline constexpr double kDefaultCrossover = 0.7;
+// The default phased limit over the crossover (docs/theory/geometric.md, Phased image sources).
+inline constexpr double kPhasedLimitOverCrossover = 8.0;
+// The low end of the phased sum over the crossover, with a limit: the join's overlap octave
+// starts at crossover / 2 (hybrid.hpp), the sum fades in over the octave below crossover / 4.
+inline constexpr double kPhasedLowOverCrossover = 0.25;
 
 struct Scene {
   std::string path;  // the scene file as given

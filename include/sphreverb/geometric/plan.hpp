@@ -8,6 +8,7 @@
 #include "sphreverb/geometric/air_absorption.hpp"
 #include "sphreverb/geometric/hybrid.hpp"
 #include "sphreverb/geometric/image_sources.hpp"
+#include "sphreverb/geometric/phased_images.hpp"
 #include "sphreverb/geometric/ray_tracer.hpp"
 #include "sphreverb/geometric/synthesis.hpp"
 
@@ -20,6 +21,7 @@ struct HybridPlan {
   bool box_images = false;             // a [room] box: image sources for the early part
   std::vector<BoxImageParams> images;  // per receiver (box_images only)
   bool phased_images = false;          // images through phased_images.hpp, not taps
+  PhasedBand phased_band;              // the phased sum's band, taps outside it
   SynthesisParams synthesis;
   HybridParams join;
   AirState air;

@@ -8,6 +8,9 @@
 //     w = sqrt(i k r / 2) (cos(theta) + 1 / zeta),   F(w) = 1 + i sqrt(pi) w W(w),
 //
 // W(w) = exp(-w^2) erfc(-i w) Faddeeva's function (libcerf), time convention exp(-i omega t).
+// For a real zeta, w lies on the diagonal arg w = pi / 4 and F is a function of |w| alone: it is
+// tabulated once from libcerf (cubic Hermite, error below 1e-8) and is its asymptotic series
+// beyond |w| = 6.
 // Far from grazing (|w| large) F -> 0 and Q -> R, the plane-wave factor (wall_reflection.hpp); at
 // grazing incidence R = -1 while Q -> F(w), which tends to 1 when k r is small: the ground wave
 // that a plane-wave factor misses. A rigid plane (zeta infinite, here zeta <= 0) has Q = 1.

@@ -39,6 +39,27 @@ TEST(SphericalReflection, MatchesAnIndependentFaddeevaImplementation) {
   }
 }
 
+TEST(SphericalReflection, TheTabulatedGroundWaveMatchesBetweenItsNodes) {
+  // Values of s = |w| between the table's nodes (0.01 apart) and across the asymptotic switch
+  // at 6, against scipy's wofz: the cubic Hermite interpolation is good to 1e-8.
+  struct Case {
+    double zeta, cos_theta, kr;
+    std::complex<double> q;
+  };
+  const Case cases[] = {
+      {5.3, 0.1, 0.437, {0.7824090083722766, 0.17746309635690924}},     // s = 0.13494
+      {12.0, 0.03, 3.3333, {0.7352667669077915, 0.21242490381009455}},  // s = 0.14631
+      {2.0, 0.4, 17.77, {-0.0969920156484838, 0.07270677441157823}},    // s = 2.68269
+      {8.0, 0.0, 123.4, {-0.6063248451422147, 0.4697681902149625}},     // s = 0.98187
+      {3.0, 0.7, 0.001, {0.981326428222621, 0.018004387363382297}},     // s = 0.02311
+  };
+  for (const Case& c : cases) {
+    const std::complex<double> q = spherical_reflection(c.zeta, c.cos_theta, c.kr);
+    EXPECT_NEAR(q.real(), c.q.real(), 1e-8) << c.zeta << " " << c.cos_theta << " " << c.kr;
+    EXPECT_NEAR(q.imag(), c.q.imag(), 1e-8) << c.zeta << " " << c.cos_theta << " " << c.kr;
+  }
+}
+
 TEST(SphericalReflection, RigidIsOneAndFarFromGrazingIsThePlaneWaveFactor) {
   EXPECT_EQ(spherical_reflection(0.0, 0.3, 10.0), std::complex<double>(1.0, 0.0));
   const double zeta = 4.0, c = 0.8;
@@ -90,6 +111,46 @@ TEST(PhasedImages, ARigidBoxIsItsTapsBandLimited) {
   // The taps' delays are rounded to half a sample: below 2 kHz that is a phase error under
   // 8 degrees, a difference 20 dB below the signal.
   EXPECT_LT(e_d / e_b, 0.01);
+}
+
+TEST(PhasedImages, TheBandWeightIsOneInsideAndZeroAnOctaveOutside) {
+  const PhasedBand band{200.0, 6400.0};
+  EXPECT_EQ(phased_weight(100.0, band), 0.0);
+  EXPECT_EQ(phased_weight(6400.0, band), 0.0);
+  EXPECT_EQ(phased_weight(200.0, band), 1.0);
+  EXPECT_EQ(phased_weight(3200.0, band), 1.0);
+  EXPECT_NEAR(phased_weight(200.0 / std::numbers::sqrt2, band), 0.5, 1e-12);
+  EXPECT_NEAR(phased_weight(3200.0 * std::numbers::sqrt2, band), 0.5, 1e-12);
+  EXPECT_EQ(phased_weight(10.0, {}), 1.0);
+}
+
+TEST(PhasedImages, TheBandAndItsComplementSumToTheFullBand) {
+  // An absorbing box: the phased sum in a band plus the full-band sum through the complement is
+  // the full-band sum (the weights add to 1), up to the images each leaves out (kCullFraction
+  // per band and bin) and the interpolation on grids that start at other frequencies.
+  BoxImageParams box;
+  box.lo = {0, 0, 0}, box.hi = {1.2, 0.9, 0.7};
+  box.source = {0.3, 0.4, 0.35}, box.receiver = {0.8, 0.5, 0.3};
+  for (auto& f : box.reflection) f.fill(std::sqrt(0.9));
+  box.impedance[5].fill(5.3);
+  box.max_delay = 0.03;
+  const double rate = 44100.0;
+  const std::size_t n = static_cast<std::size_t>(0.035 * rate);
+  const auto images = box_image_sources(box);
+  const auto full = phased_image_response(images, box, rate, n)[0];
+  const PhasedBand band{300.0, 4000.0};
+  auto sum = phased_image_response(images, box, rate, n, false, band)[0];
+  auto rest = full;
+  phased_complement(rest, rate, band);
+  double e = 0.0, e_d = 0.0;
+  for (std::size_t i = 0; i < n; ++i)
+    e += full[i] * full[i], e_d += (sum[i] + rest[i] - full[i]) * (sum[i] + rest[i] - full[i]);
+  EXPECT_LT(e_d / e, 1e-3);
+  // The band alone holds part of the energy, not all of it.
+  double e_band = 0.0;
+  for (double x : sum) e_band += x * x;
+  EXPECT_LT(e_band / e, 0.5);
+  EXPECT_GT(e_band / e, 0.01);
 }
 
 TEST(ButterworthGroupDelay, MatchesTheDigitalFilter) {
