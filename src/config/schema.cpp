@@ -472,22 +472,22 @@ std::vector<KeySpec> make_schema() {
                    "0.7 min(f_max, c/(20 dx))"));
   k.push_back(integer("hybrid", "rays", closed(0, 1e9), "100000",
                       "Rays traced for the late part; 0 = image sources only"));
-  k.push_back(number("hybrid", "image_time", closed(0, 10, "s"), "0.05",
-                     "Specular reflections of the [room] box from image sources up to this "
-                     "delay, rays after it"));
-  k.push_back(boolean("hybrid", "phased_images", "false",
+  k.push_back(number("hybrid", "image_time", closed(0, 10, "s"), "0.1",
+                     "Reflections of the [room] box from image sources up to this delay, rays "
+                     "after it"));
+  k.push_back(boolean("hybrid", "phased_images", "true",
                       "The image sources summed with their phases and the spherical-wave "
-                      "reflection factor of each face (docs/theory/geometric.md, Phased image "
-                      "sources) instead of octave-band taps of the plane-wave factor"));
+                      "reflection factor of each face, carrying the whole reflected energy "
+                      "(docs/theory/geometric.md, Phased image sources); false: octave-band taps "
+                      "of the plane-wave factor, their scattered share to the rays"));
   k.push_back(note(number("hybrid", "phased_limit", closed_open(0, 1e5, "Hz"), "",
-                          "Phased images: the coherent sum from crossover/4 up to this frequency "
-                          "(fading over an octave at each end), the octave-band taps outside; 0 "
-                          "= the full band"),
+                          "Phased images: the coherent sum up to this frequency (fading over "
+                          "the octave below it), the octave-band taps above; 0 = the full band"),
                    "8 crossover"));
   k.push_back(number("hybrid", "scattering", closed(0, 1), "0.7",
-                     "Least scattering coefficient of every surface in the geometric part "
-                     "(max with the material's); 0 keeps the materials' own, for rooms whose "
-                     "specular field should stay (docs/theory/geometric.md, Scattering)"));
+                     "Least scattering coefficient of every surface for the rays (max with the "
+                     "material's; phased images, the default in a box, ignore it); 0 keeps the "
+                     "materials' own (docs/theory/geometric.md, Scattering)"));
   k.push_back(note(number("hybrid", "receiver_radius", closed(0, 10, "m"), "",
                           "Radius of the ray tracer's receiver spheres"),
                    "3 (V / rays)^(1/3), at most 0.5 m"));

@@ -60,8 +60,9 @@ cplx power(cplx q, int n) {
 }
 
 // An upper bound of image im's amplitude at frequency f with the factors of band b:
-// |Q| <= |R| + |1 - R| min(1, 1 / (2 s^2)), s = sqrt(k d / 2) (cos theta + 1 / zeta), since
-// |F(w)| is below both along arg w = pi / 4 (spherical_reflection.hpp).
+// |Q| <= min(1, |R| + |1 - R| min(1, 1 / (2 s^2))), s = sqrt(k d / 2) (cos theta + 1 / zeta):
+// |F(w)| is below 1 and 1 / (2 s^2) along arg w = pi / 4 (spherical_reflection.hpp), and |Q|
+// below 1 for a real zeta (checked on a grid of zeta 1 ... 200, every angle, k d 1e-3 ... 1e5).
 double amplitude_bound(const ImageSource& im, const BoxImageParams& box, std::size_t b, double f) {
   const double d = std::max(im.distance, 1e-9);
   const double kd = 2.0 * std::numbers::pi * f / box.sound_speed * d;
@@ -74,7 +75,7 @@ double amplitude_bound(const ImageSource& im, const BoxImageParams& box, std::si
       const double c = std::abs(im.direction[face / 2]);
       const double r = (zeta * c - 1.0) / (zeta * c + 1.0);
       const double s = std::sqrt(0.5 * kd) * (c + 1.0 / zeta);
-      q *= std::abs(r) + (1.0 - r) * std::min(1.0, 0.5 / std::max(s * s, 1e-300));
+      q *= std::min(1.0, std::abs(r) + (1.0 - r) * std::min(1.0, 0.5 / std::max(s * s, 1e-300)));
     }
     for (int n = im.hits[face]; n > 0; n >>= 1, q *= q)
       if (n & 1) a *= q;
@@ -134,37 +135,28 @@ std::size_t fft_length(std::size_t samples) {
 
 }  // namespace
 
-double phased_weight(double f, const PhasedBand& band) {
-  double w = 1.0;
-  if (band.limit > 0.0 && f > 0.5 * band.limit) {
-    const double c =
-        f >= band.limit ? 0.0 : std::cos(0.5 * std::numbers::pi * std::log2(2.0 * f / band.limit));
-    w *= c * c;
-  }
-  if (band.low > 0.0 && f < band.low) {
-    const double s = f <= 0.5 * band.low
-                         ? 0.0
-                         : std::sin(0.5 * std::numbers::pi * std::log2(2.0 * f / band.low));
-    w *= s * s;
-  }
-  return w;
+double phased_weight(double f, double limit) {
+  if (limit <= 0.0 || f <= 0.5 * limit) return 1.0;
+  if (f >= limit) return 0.0;
+  const double c = std::cos(0.5 * std::numbers::pi * std::log2(2.0 * f / limit));
+  return c * c;
 }
 
 std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSource>& images,
                                                        const BoxImageParams& box, double rate,
                                                        std::size_t samples, bool bformat,
-                                                       const PhasedBand& band) {
+                                                       double limit) {
   const std::size_t channels = bformat ? 4 : 1;
   std::vector<std::vector<double>> out(channels, std::vector<double>(samples, 0.0));
   if (samples == 0 || images.empty()) return out;
   const std::size_t n = fft_length(samples), bins = n / 2 + 1;
   const double df = rate / static_cast<double>(n), c = box.sound_speed;
-  const double top = band.limit > 0.0 ? std::min(band.limit, 0.5 * rate) : 0.5 * rate;
+  const double top = limit > 0.0 ? std::min(limit, 0.5 * rate) : 0.5 * rate;
   // Bins 0 .. used - 1 carry the sum; the weight is 0 above.
   const std::size_t used = std::min(bins, static_cast<std::size_t>(std::ceil(top / df)) + 1);
 
-  // The grid: log-spaced from the first bin above 0 Hz (or where the weight starts) to `top`.
-  const double f0 = std::min(std::max(df, 0.5 * band.low), 0.5 * top);
+  // The grid: log-spaced from the first bin above 0 Hz to `top`.
+  const double f0 = std::min(df, 0.5 * top);
   const double f1 = top;
   const auto points = std::max<std::size_t>(
       2, static_cast<std::size_t>(std::ceil(kGridPerOctave * std::log2(f1 / f0))) + 1);
@@ -198,7 +190,7 @@ std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSo
     while (g + 2 < points && grid[g + 1] < f) ++g;
     cell[k] = g;
     const double t = std::clamp(std::log(f / grid[g]) / std::log(grid[g + 1] / grid[g]), 0.0, 1.0);
-    const double taper = phased_weight(static_cast<double>(k) * df, band);
+    const double taper = phased_weight(static_cast<double>(k) * df, limit);
     w_lo[k] = (1.0 - t) * taper, w_hi[k] = t * taper;
   }
 
@@ -208,7 +200,7 @@ std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSo
   std::vector<cplx> a(points);
   std::vector<double> a_re(points), a_im(points);
   std::array<double, kBlock> base_re{}, base_im{}, s_re{}, s_im{};
-  for (const ImageSource* kept : strong_images(images, box, std::max(f0, band.low), top)) {
+  for (const ImageSource* kept : strong_images(images, box, f0, top)) {
     const ImageSource& im = *kept;
     const double d = std::max(im.distance, 1e-9);
     const double cos_axis[3] = {std::abs(im.direction.x), std::abs(im.direction.y),
@@ -281,8 +273,8 @@ std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSo
   return out;
 }
 
-void phased_complement(std::vector<double>& x, double rate, const PhasedBand& band) {
-  if (band.limit <= 0.0 && band.low <= 0.0) {
+void phased_complement(std::vector<double>& x, double rate, double limit) {
+  if (limit <= 0.0) {
     std::fill(x.begin(), x.end(), 0.0);
     return;
   }
@@ -298,7 +290,7 @@ void phased_complement(std::vector<double>& x, double rate, const PhasedBand& ba
   fftw_execute(fwd);
   const double df = rate / static_cast<double>(n);
   for (std::size_t k = 0; k < bins; ++k)
-    h[k] *= (1.0 - phased_weight(static_cast<double>(k) * df, band)) / static_cast<double>(n);
+    h[k] *= (1.0 - phased_weight(static_cast<double>(k) * df, limit)) / static_cast<double>(n);
   fftw_execute(inv);
   fftw_destroy_plan(fwd);
   fftw_destroy_plan(inv);

@@ -137,7 +137,9 @@ EnergyHistogram RayTracer::trace_block(const RayTraceParams& p, std::uint64_t bl
       double len = std::abs(denom) > 1e-300 ? dot(Vec3{a.x(), a.y(), a.z()} - pos, n) / denom : 0.0;
       len = std::max(len, 0.0);
       // Receivers crossed by the segment [pos, pos + len dir].
-      if (scattered || travelled + len > p.specular_until * p.sound_speed) {
+      const double counted_after =
+          std::max(scattered ? 0.0 : p.specular_until, p.silent_until) * p.sound_speed;
+      if (travelled + len > counted_after) {
         for (std::size_t r = 0; r < p.receivers.size(); ++r) {
           const Vec3 w = p.receivers[r] - pos;
           const double tc = dot(w, dir);
@@ -147,7 +149,7 @@ EnergyHistogram RayTracer::trace_block(const RayTraceParams& p, std::uint64_t bl
           const double s0 = std::max(tc - half, 0.0), s1 = std::min(tc + half, len);
           if (s1 <= s0) continue;
           const double dist = travelled + 0.5 * (s0 + s1);
-          if (!scattered && dist <= p.specular_until * p.sound_speed) continue;
+          if (dist <= counted_after && counted_after > 0.0) continue;
           const auto bin = static_cast<std::size_t>(dist / p.sound_speed / p.bin_width);
           if (bin >= p.bins) continue;
           const double w_chord = (s1 - s0) * deposit;

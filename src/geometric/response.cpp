@@ -20,20 +20,20 @@ GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogr
       moments.push_back(rays.moment_series(r, b));
     }
   // Phased images: the noise tail alone is synthesised, the images' coherent sum added to it;
-  // outside the plan's phased band the images' taps take over through the complementary weight.
+  // above the plan's phased limit the images' taps take over through the complementary weight.
   std::vector<std::vector<double>> phased;
   const std::vector<ImageSource> none;
   const std::vector<ImageSource>& taps = plan.phased_images ? none : images;
   if (plan.phased_images) {
     const SynthesisParams& p = plan.synthesis;
-    phased =
-        phased_image_response(images, plan.images[r], p.rate, p.samples, bformat, plan.phased_band);
+    phased = phased_image_response(images, plan.images[r], p.rate, p.samples, bformat,
+                                   plan.phased_limit);
     for (auto& c : phased) c = drive_highpass(c, p.rate, p.source_highpass);
-    if (plan.phased_band.limit > 0.0 || plan.phased_band.low > 0.0) {
+    if (plan.phased_limit > 0.0) {
       auto above = bformat ? synthesize_bformat(images, {}, {}, p)
                            : std::vector<std::vector<double>>{synthesize_response(images, {}, p)};
       for (std::size_t c = 0; c < phased.size(); ++c) {
-        phased_complement(above[c], p.rate, plan.phased_band);
+        phased_complement(above[c], p.rate, plan.phased_limit);
         for (std::size_t i = 0; i < phased[c].size(); ++i) phased[c][i] += above[c][i];
       }
     }

@@ -102,10 +102,12 @@ HybridPlan make_hybrid_plan(const Scene& s) {
   r.bins = static_cast<std::size_t>(std::ceil(duration / bin));
   p.box_images = s.room.present;
   p.phased_images = p.box_images && h.phased_images;
-  // The phased sum where the join uses the geometric part (its overlap octave and above, to the
-  // limit), the taps elsewhere.
-  if (h.phased_limit > 0.0) p.phased_band = {kPhasedLowOverCrossover * h.crossover, h.phased_limit};
+  p.phased_limit = h.phased_limit;
   r.specular_until = p.box_images ? h.image_time : 0.0;
+  // Phased images carry the whole reflected energy of the box's flat faces up to image_time (no
+  // scattered share): the rays count only after it.
+  r.silent_until = p.phased_images ? h.image_time : 0.0;
+  if (r.silent_until >= duration) r.rays = 0;  // none could count
 
   if (p.box_images) {
     for (const ReceiverSpec& rec : s.receivers) {
@@ -123,7 +125,7 @@ HybridPlan make_hybrid_plan(const Scene& s) {
               b.impedance[f][k] = resistance_ratio_for_statistical(g.absorption[k]);
         for (std::size_t k = 0; k < kGeoBandCount; ++k)
           b.reflection[f][k] = std::sqrt((b.impedance[f][k] > 0.0 ? 1.0 : 1.0 - g.absorption[k]) *
-                                         (1.0 - g.scattering));
+                                         (p.phased_images ? 1.0 : 1.0 - g.scattering));
       }
       b.air = air;
       b.sound_speed = c;

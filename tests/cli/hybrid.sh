@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # [hybrid] end to end: the default scene at 3 cm (the disc moved dx/2 off its wall) for 10 ms with
-# a geometric part (2e4 rays) on 1, 2 and 3 ranks, receiver `right` ambisonic and binaural.
+# a geometric part (phased image sources to 5 ms, 2e4 rays after them) on 1, 2 and 3 ranks,
+# receiver `right` ambisonic and binaural.
 # Checks: NAME.full.wav / NAME.full.raw.wav / GROUP.full.* exist; right.amb.full.raw.wav / .amb.full.wav (4 channels) and
 # right.binaural.full.wav (2 channels) at the run's rate, W = right.full.raw.wav sample for
 # sample; the full-band samples are bit-identical on every rank count; the SPH files are
@@ -19,7 +20,7 @@ mpiexec -n 1 "$exe" run "$src/configs/small_room.ini" --out "$work/plain" "${com
   > "$work/plain.log" 2>&1
 for n in 1 2 3; do
   mpiexec -n $n "$exe" run "$src/configs/small_room.ini" --out "$work/h$n" "${common[@]}" \
-    --hybrid.rays 20000 > "$work/h$n.log" 2>&1 || { tail -20 "$work/h$n.log"; exit 1; }
+    --hybrid.rays 20000 --hybrid.image_time 0.005 > "$work/h$n.log" 2>&1 || { tail -20 "$work/h$n.log"; exit 1; }
 done
 grep -h "hybrid" "$work/h2.log"
 /usr/bin/python3 - "$work" <<'PY'

@@ -301,10 +301,11 @@ struct HybridSpec {
   bool present = false;
   double crossover = 0.0;      // Hz, resolved by the parser: 0 = the default (scene.cpp)
   std::int64_t rays = 100000;  // rays traced, [0, 1e9]; 0 = image sources only
-  double image_time = 0.05;    // s, specular paths from box image sources up to this delay
+  double image_time = 0.1;     // s, reflections from box image sources up to this delay
   // The image sources summed coherently with the spherical-wave reflection factor
-  // (geometric/phased_images.hpp) instead of octave-band taps of the plane-wave factor.
-  bool phased_images = false;
+  // (geometric/phased_images.hpp), the faces flat (the whole reflected energy, the rays after
+  // image_time only), instead of octave-band taps of the plane-wave factor.
+  bool phased_images = true;
   // Hz: phased images up to it, taps above (phased_images.hpp); 0 = the full band; < 0 before
   // the parser resolves the default, kPhasedLimitOverCrossover times the crossover.
   double phased_limit = -1.0;
@@ -323,9 +324,6 @@ struct HybridSpec {
 inline constexpr double kDefaultCrossover = 0.7;
 // The default phased limit over the crossover (docs/theory/geometric.md, Phased image sources).
 inline constexpr double kPhasedLimitOverCrossover = 8.0;
-// The low end of the phased sum over the crossover, with a limit: the join's overlap octave
-// starts at crossover / 2 (hybrid.hpp), the sum fades in over the octave below crossover / 4.
-inline constexpr double kPhasedLowOverCrossover = 0.25;
 
 struct Scene {
   std::string path;  // the scene file as given

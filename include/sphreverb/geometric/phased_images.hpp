@@ -21,11 +21,10 @@
 // image with no reflection is the band-limited impulse 1 / (4 pi d) at d / c, the unit of
 // image_sources.hpp.
 //
-// Cost: images x bins. A PhasedBand limits the sum to the band where it is wanted (the join's
-// overlap octave and above, hybrid_assembly); the taps of the same images, through
-// phased_complement, fill the rest of the spectrum. Within the band the sum leaves out the
-// weakest images of each millisecond of delay (kCullFraction of its energy, from a bound of
-// |Q|), and Q's ground wave F comes from a table (spherical_reflection.cpp).
+// Cost: images x bins. A limit ends the sum where the join no longer needs it (hybrid_assembly);
+// the taps of the same images, through phased_complement, fill the spectrum above. Below it the
+// sum leaves out the weakest images of each millisecond of delay (kCullFraction of its energy,
+// from a bound of |Q|), and Q's ground wave F comes from a table (spherical_reflection.cpp).
 //
 // What it adds over the octave-band taps: the waves that graze a soft face keep their energy
 // (Q -> 1 where R -> -1), and the images sum with their phases, so the specular field of a small
@@ -46,25 +45,21 @@ inline constexpr int kGridPerOctave = 8;
 inline constexpr double kCullBin = 1e-3;  // s
 inline constexpr double kCullFraction = 1e-4;
 
-// The band of the phased sum (Hz; 0: unbounded on that side). Its weight is 1 from `low` to
-// limit / 2 and falls to 0 over the octave beyond each end, as sin^2 and cos^2 of
-// (pi / 2) log2(2 f / edge): at limit and above, at low / 2 and below, it is 0.
-struct PhasedBand {
-  double low = 0.0;
-  double limit = 0.0;
-};
-double phased_weight(double f, const PhasedBand& band);
+// The weight of the phased sum at f for a `limit` > 0 (Hz): 1 up to limit / 2, cos^2 of
+// (pi / 2) log2(2 f / limit) over the octave below the limit, 0 above it; 1 everywhere for
+// limit <= 0 (the full band).
+double phased_weight(double f, double limit);
 
 // The phased response of `images` (box_image_sources(box)) at `rate` Hz, `samples` long: one
-// channel (W) or, with bformat, four (W, Y, Z, X), its spectrum times phased_weight(f, band)
+// channel (W) or, with bformat, four (W, Y, Z, X), its spectrum times phased_weight(f, limit)
 // (zero phase). Deterministic (no noise).
 std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSource>& images,
                                                        const BoxImageParams& box, double rate,
                                                        std::size_t samples, bool bformat = false,
-                                                       const PhasedBand& band = {});
+                                                       double limit = 0.0);
 
-// x through 1 - phased_weight(f, band), zero phase (FFT over twice x's length): the part of the
+// x through 1 - phased_weight(f, limit), zero phase (FFT over twice x's length): the part of the
 // spectrum the phased sum leaves to the taps, so that phased + complement(taps) joins them flat.
-void phased_complement(std::vector<double>& x, double rate, const PhasedBand& band);
+void phased_complement(std::vector<double>& x, double rate, double limit);
 
 }  // namespace sphreverb

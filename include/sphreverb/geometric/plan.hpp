@@ -21,7 +21,7 @@ struct HybridPlan {
   bool box_images = false;             // a [room] box: image sources for the early part
   std::vector<BoxImageParams> images;  // per receiver (box_images only)
   bool phased_images = false;          // images through phased_images.hpp, not taps
-  PhasedBand phased_band;              // the phased sum's band, taps outside it
+  double phased_limit = 0.0;           // Hz: taps above it (phased_images.hpp); 0 = none
   SynthesisParams synthesis;
   HybridParams join;
   AirState air;

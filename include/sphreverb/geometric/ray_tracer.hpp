@@ -22,7 +22,8 @@
 //
 // Specular paths are the image sources' part before `specular_until` (s): until then a ray adds
 // to the histograms only once it has been scattered (so nothing is counted twice); after it,
-// every ray counts.
+// every ray counts. Before `silent_until` (s) no ray counts: the image sources carry the whole
+// reflected energy until then (phased images, docs/theory/geometric.md).
 //
 // Determinism: ray i draws its numbers from CounterRng(seed, i); rays are traced in blocks of
 // `block_rays`, a block's histogram depends on the block alone, and sum_blocks adds blocks in
@@ -51,6 +52,7 @@ struct RayTraceParams {
   double bin_width = 1e-3;      // s
   std::size_t bins = 100;       // histogram length; bins * bin_width = the response length
   double specular_until = 0.0;  // s, see above
+  double silent_until = 0.0;    // s, see above
   double energy_floor = 1e-7;   // relative, per ray
   int max_reflections = 100000;
 };

@@ -200,18 +200,34 @@ std::string hybrid_line(const Scene& s, int ranks) {
   const Vec3 e = hi - lo;
   const double volume = e.x * e.y * e.z, area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
   const double length = static_cast<double>(s.derived.samples) / s.time.sample_rate;
-  const double segments = static_cast<double>(s.hybrid.rays) *
-                          std::max(1.0, s.fluid.sound_speed * length / (4.0 * volume / area));
+  const bool phased = s.room.present && s.hybrid.phased_images;
+  // Phased images through the whole record leave the rays nothing to count (hybrid_assembly).
+  const double rays =
+      phased && s.hybrid.image_time >= length ? 0.0 : static_cast<double>(s.hybrid.rays);
+  const double segments =
+      rays * std::max(1.0, s.fluid.sound_speed * length / (4.0 * volume / area));
   std::ostringstream o;
   o.precision(3);
   o << "  hybrid               crossover " << s.hybrid.crossover << " Hz (overlap octave "
-    << 0.5 * s.hybrid.crossover << "-" << s.hybrid.crossover << " Hz); " << s.hybrid.rays
-    << " rays, <= " << segments << " ray segments, ~" << segments * 2e-6 / ranks << " s on each of "
-    << ranks << " ranks; ";
-  if (s.room.present)
-    o << "image sources up to " << s.hybrid.image_time * 1e3 << " ms\n";
+    << 0.5 * s.hybrid.crossover << "-" << s.hybrid.crossover << " Hz); ";
+  if (rays > 0.0)
+    o << rays << " rays, <= " << segments << " ray segments, ~" << segments * 2e-6 / ranks
+      << " s on each of " << ranks << " ranks; ";
   else
+    o << "no rays; ";
+  if (!s.room.present) {
     o << "no image sources (no [room] box)\n";
+    return o.str();
+  }
+  o << (phased ? "phased" : "octave-band") << " image sources up to "
+    << std::min(s.hybrid.image_time, length) * 1e3 << " ms";
+  if (phased) {
+    // images ~ 4/3 pi (c t)^3 / V per receiver, each over the FFT bins up to the phased limit
+    const double reach = s.fluid.sound_speed * std::min(s.hybrid.image_time, length);
+    const double images = 4.0 / 3.0 * std::numbers::pi * reach * reach * reach / volume;
+    o << " (~" << images << " per receiver)";
+  }
+  o << "\n";
   return o.str();
 }
 

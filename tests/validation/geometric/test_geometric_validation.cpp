@@ -232,15 +232,19 @@ TEST(V18, MixedMaterialsT30AgainstAreaWeightedEyring) {
 }
 
 // V19, the geometric side: the default scene's room (configs/small_room.ini: a rigid wall, wood
-// panelling, carpet floor, foam ceiling) traced with [hybrid]'s defaults (20 000 rays). Its T30
-// per octave (image sources + rays, the energy the synthesis turns into the response) against
-// Eyring with the geometric part's absorption and the air's: within 10 % in every band. With the
-// materials' own scattering only (0.1, `scattering = 0`) the same box's specular field is not
-// diffuse: its T30 exceeds Eyring by far above 500 Hz (Fitzroy's non-uniform-absorption regime;
-// docs/theory/geometric.md), which the second case records.
+// panelling, carpet floor, foam ceiling) traced with the octave-band taps (`phased_images =
+// false`: the images' energy model, their scattered share to the rays; 20 000 rays) and the
+// scattering floor 0.7. Its T30 per octave (image sources + rays, the energy the synthesis turns
+// into the response) against Eyring with the geometric part's absorption and the air's: within
+// 10 % in every band. With the materials' own scattering only (0.1, `scattering = 0`) the same
+// box's specular field is not diffuse: its T30 exceeds Eyring by far above 500 Hz (Fitzroy's
+// non-uniform-absorption regime; docs/theory/geometric.md), which the second case records; the
+// phased images of the default are that specular field.
 EnergyHistogram trace_default_room(const std::string& scattering, Scene& scene, HybridPlan& plan) {
   scene = load_scene(std::string(SPHREVERB_SOURCE_DIR) + "/configs/small_room.ini",
-                     {{"hybrid.rays", "20000"}, {"hybrid.scattering", scattering}});
+                     {{"hybrid.rays", "20000"},
+                      {"hybrid.phased_images", "false"},
+                      {"hybrid.scattering", scattering}});
   plan = make_hybrid_plan(scene);
   const RayTracer tracer(plan.surfaces, plan.materials);
   return tracer.trace(plan.rays);

@@ -2,8 +2,9 @@
 """V19 room (docs/validation.md, V19 (d)): the join's overlap-octave levels of the geometric
 part's image sources against the exact specular image sum of the same walls.
 
-`geometric_room SCENE hybrid.rays=0 hybrid.scattering=0 material.NAME.scattering=0
-hybrid.air_absorption=false sph=SPH_DIR out=GEO_DIR [record_lowpass=HZ]` joins the image
+`geometric_room SCENE hybrid.phased_images=false hybrid.rays=0 hybrid.scattering=0
+material.NAME.scattering=0 hybrid.air_absorption=false sph=SPH_DIR out=GEO_DIR
+[record_lowpass=HZ]` joins the image
 sources alone (no rays, no noise: octave-band taps at the nearest sample, synthesised and passed
 through the emitter's drive filter, geometric/synthesis.hpp) with the SPH records and writes
 each receiver's early / late level to GEO_DIR/join.json. This script computes the same levels
@@ -54,7 +55,8 @@ def main():
         cp = configparser.ConfigParser(inline_comment_prefixes=("#",))
         cp.read(a.scene)
         os.makedirs(a.geo, exist_ok=True)
-        subprocess.run([a.run, a.scene, "hybrid.rays=0", "hybrid.scattering=0",
+        subprocess.run([a.run, a.scene, "hybrid.phased_images=false", "hybrid.rays=0",
+                        "hybrid.scattering=0",
                         f"material.{cp['room']['material']}.scattering=0",
                         "hybrid.air_absorption=false", f"sph={a.sph}", f"out={a.geo}",
                         f"record_lowpass={a.lowpass:g}"], check=True, stdout=subprocess.DEVNULL)

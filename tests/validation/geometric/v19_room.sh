@@ -51,5 +51,7 @@ for ((k = 1; k <= seeds; ++k)); do
   dirs+=("$out/seed$k")
 done
 cat "$out/seed1.txt"
+realisations=()
+[[ $seeds -eq 1 ]] || realisations=(--realisations "${dirs[@]:1}")
 PYTHONPATH=$post /usr/bin/python3 "$here/v19_check.py" "${dirs[0]}" --sph "$sph" \
-  --realisations "${dirs[@]:1}" "$@"
+  "${realisations[@]}" "$@"
