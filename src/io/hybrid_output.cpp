@@ -47,7 +47,8 @@ std::string full_amb_wav_name(const std::string& name) { return name + ".amb.ful
 std::string full_amb_raw_wav_name(const std::string& name) { return name + ".amb.full.raw.wav"; }
 std::string full_binaural_wav_name(const std::string& name) { return name + ".binaural.full.wav"; }
 
-void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHistogram& rays,
+void write_hybrid_wavs(const Scene& s, const HybridPlan& plan,
+                       const std::vector<GeometricResponse>& geometric,
                        const std::vector<ReceiverOutput>& sph,
                        const std::vector<AmbisonicOutput>& ambisonic, const std::string& dir,
                        HybridFacts& facts, io::StagedFiles* staged) {
@@ -57,10 +58,7 @@ void write_hybrid_wavs(const Scene& s, const HybridPlan& plan, const EnergyHisto
   for (std::size_t r = 0; r < sph.size(); ++r) {
     const auto amb = std::find_if(ambisonic.begin(), ambisonic.end(),
                                   [&](const AmbisonicOutput& a) { return a.name == sph[r].name; });
-    // The geometric W Y Z X (ambisonic receivers) or W, and further noise realisations for the
-    // calibration (geometric/hybrid.hpp).
-    GeometricResponse g =
-        geometric_response(plan, rays, r, amb != ambisonic.end(), kCalibrationRealisations);
+    const GeometricResponse& g = geometric.at(r);
     HybridResult joined = join_hybrid(sph[r].audio, g.channels[0], plan.join, g.more);
     HybridReceiverOutput o;
     o.name = sph[r].name;

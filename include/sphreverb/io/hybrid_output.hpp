@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sphreverb/geometric/plan.hpp"
+#include "sphreverb/geometric/response.hpp"
 #include "sphreverb/io/output.hpp"
 
 namespace sphreverb {
@@ -45,10 +46,13 @@ std::string full_amb_wav_name(const std::string& name);       // NAME.amb.full.w
 std::string full_amb_raw_wav_name(const std::string& name);   // NAME.amb.full.raw.wav
 std::string full_binaural_wav_name(const std::string& name);  // NAME.binaural.full.wav
 
-// `rays` is the block-ordered sum of every ray block; `sph` the receivers' outputs in scene
-// order, `ambisonic` the ambisonic receivers' (write_ambisonic_wavs). Fills receivers and groups
-// of `facts` (the caller sets the rest). Throws SignalError if the SOFA file cannot be read.
-void write_hybrid_wavs(const Scene& scene, const HybridPlan& plan, const EnergyHistogram& rays,
+// `geometric` holds each receiver's geometric response in scene order (geometric_response:
+// W Y Z X for an ambisonic receiver, else W, with kCalibrationRealisations realisations); `sph`
+// the receivers' outputs in scene order, `ambisonic` the ambisonic receivers'
+// (write_ambisonic_wavs). Fills receivers and groups of `facts` (the caller sets the rest).
+// Throws SignalError if the SOFA file cannot be read.
+void write_hybrid_wavs(const Scene& scene, const HybridPlan& plan,
+                       const std::vector<GeometricResponse>& geometric,
                        const std::vector<ReceiverOutput>& sph,
                        const std::vector<AmbisonicOutput>& ambisonic, const std::string& dir,
                        HybridFacts& facts, io::StagedFiles* staged = nullptr);

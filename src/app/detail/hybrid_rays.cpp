@@ -1,6 +1,9 @@
 #include "app/detail/hybrid_rays.hpp"
 
 #include <chrono>
+#include <cstdint>
+
+#include "sphreverb/geometric/hybrid.hpp"
 
 namespace sphreverb::app {
 
@@ -45,6 +48,58 @@ EnergyHistogram trace_hybrid_rays(const HybridPlan& plan, MPI_Comm comm, double&
   }
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return sum;
+}
+
+std::vector<GeometricResponse> geometric_responses(const Scene& scene, const HybridPlan& plan,
+                                                   EnergyHistogram rays, MPI_Comm comm,
+                                                   double& seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const std::size_t receivers = plan.rays.receivers.size();
+  if (rank != 0) rays = EnergyHistogram(receivers, plan.rays.bins);
+  MPI_Bcast(rays.energy.data(), static_cast<int>(rays.energy.size()), MPI_DOUBLE, 0, comm);
+  MPI_Bcast(rays.moments.data(), static_cast<int>(rays.moments.size()), MPI_DOUBLE, 0, comm);
+  const auto owner = [&](std::size_t r) {
+    return static_cast<int>(r % static_cast<std::size_t>(size));
+  };
+  std::vector<GeometricResponse> out(receivers);
+  for (std::size_t r = 0; r < receivers; ++r) {
+    if (owner(r) != rank) continue;
+    const bool bformat = scene.receivers.at(r).type == ReceiverType::Ambisonic;
+    out[r] = geometric_response(plan, rays, r, bformat, kCalibrationRealisations);
+  }
+  // To rank 0 in receiver order: the counts (channels, realisations, samples, images), then the
+  // channels and the realisations, one message each.
+  constexpr int kCounts = 10, kSignal = 11;
+  for (std::size_t r = 0; r < receivers; ++r) {
+    const int k = owner(r);
+    if (k == 0) continue;
+    GeometricResponse& g = out[r];
+    if (rank == k) {
+      const std::uint64_t counts[4] = {g.channels.size(), g.more.size(),
+                                       g.channels.empty() ? 0 : g.channels[0].size(), g.images};
+      MPI_Send(counts, 4, MPI_UINT64_T, 0, kCounts, comm);
+      for (const auto* set : {&g.channels, &g.more})
+        for (const std::vector<double>& x : *set)
+          MPI_Send(x.data(), static_cast<int>(x.size()), MPI_DOUBLE, 0, kSignal, comm);
+      g = GeometricResponse();
+    } else if (rank == 0) {
+      std::uint64_t counts[4] = {};
+      MPI_Recv(counts, 4, MPI_UINT64_T, k, kCounts, comm, MPI_STATUS_IGNORE);
+      g.channels.assign(counts[0], std::vector<double>(counts[2]));
+      g.more.assign(counts[1], std::vector<double>(counts[2]));
+      g.images = counts[3];
+      for (auto* set : {&g.channels, &g.more})
+        for (std::vector<double>& x : *set)
+          MPI_Recv(x.data(), static_cast<int>(x.size()), MPI_DOUBLE, k, kSignal, comm,
+                   MPI_STATUS_IGNORE);
+    }
+  }
+  if (rank != 0) out.clear();
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
 }
 
 }  // namespace sphreverb::app

@@ -109,6 +109,8 @@ std::string unstable_state_note(Checkpointer& ckpt) {
 struct HybridRun {
   HybridPlan plan;
   EnergyHistogram rays;
+  std::vector<GeometricResponse> responses;  // per receiver, scene order (rank 0)
+  double response_seconds = 0.0;             // wall time of the responses on rank 0
 };
 
 // Rank 0: the full-band files from the SPH outputs and the geometric part, timed and logged.
@@ -116,9 +118,9 @@ void write_full_band(const Scene& scene, const io::RunDir& dir, const HybridRun&
                      io::RunFacts& facts, io::StagedFiles& staged) {
   auto log = logger("run");
   const auto t0 = std::chrono::steady_clock::now();
-  write_hybrid_wavs(scene, hybrid.plan, hybrid.rays, facts.receivers, facts.ambisonic, dir.path(),
-                    facts.hybrid, &staged);
-  facts.hybrid.synthesis_seconds = seconds_since(t0);
+  write_hybrid_wavs(scene, hybrid.plan, hybrid.responses, facts.receivers, facts.ambisonic,
+                    dir.path(), facts.hybrid, &staged);
+  facts.hybrid.synthesis_seconds = hybrid.response_seconds + seconds_since(t0);
   for (const HybridReceiverOutput& o : facts.hybrid.receivers)
     log->info(
         "hybrid {}: {} image sources; overlap octave {:.0f}-{:.0f} Hz: geometric vs SPH "
@@ -239,6 +241,8 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
         "on {} ranks",
         facts.hybrid.rays, static_cast<double>(facts.hybrid.segments), facts.hybrid.receiver_radius,
         facts.hybrid.trace_seconds, size_of(comm));
+    hybrid->responses = geometric_responses(scene, hybrid->plan, std::move(hybrid->rays), comm,
+                                            hybrid->response_seconds);
   }
   on_root(comm, [&] { write_outputs(scene, dir, sim, facts, start, hybrid.get()); });
   log->info("done in {:.1f} s", seconds_since(start));
