@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <iomanip>
 #include <numbers>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/solver/assembly.hpp"
 #include "sphreverb/solver/cost.hpp"
+#include "sphreverb/solver/hybrid_assembly.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb::app {
@@ -201,16 +203,15 @@ std::string hybrid_line(const Scene& s, int ranks) {
   const double volume = e.x * e.y * e.z, area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
   const double length = static_cast<double>(s.derived.samples) / s.time.sample_rate;
   const bool phased = s.room.present && s.hybrid.phased_images;
-  // Phased images through the whole record leave the rays nothing to count (hybrid_assembly).
-  const double rays =
-      phased && s.hybrid.image_time >= length ? 0.0 : static_cast<double>(s.hybrid.rays);
-  const double segments =
-      rays * std::max(1.0, s.fluid.sound_speed * length / (4.0 * volume / area));
+  // The rays the run traces (none when phased images cover the record).
+  const std::uint64_t rays = make_hybrid_plan(s).rays.rays;
+  const double segments = static_cast<double>(rays) *
+                          std::max(1.0, s.fluid.sound_speed * length / (4.0 * volume / area));
   std::ostringstream o;
   o.precision(3);
   o << "  hybrid               crossover " << s.hybrid.crossover << " Hz (overlap octave "
     << 0.5 * s.hybrid.crossover << "-" << s.hybrid.crossover << " Hz); ";
-  if (rays > 0.0)
+  if (rays > 0)
     o << rays << " rays, <= " << segments << " ray segments, ~" << segments * 2e-6 / ranks
       << " s on each of " << ranks << " ranks; ";
   else
