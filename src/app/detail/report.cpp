@@ -202,9 +202,11 @@ std::string hybrid_line(const Scene& s, int ranks) {
   const Vec3 e = hi - lo;
   const double volume = e.x * e.y * e.z, area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
   const double length = static_cast<double>(s.derived.samples) / s.time.sample_rate;
-  const bool phased = s.room.present && s.hybrid.phased_images;
-  // The rays the run traces (none when phased images cover the record).
-  const std::uint64_t rays = make_hybrid_plan(s).rays.rays;
+  // What the run does: the rays it traces (none when phased images cover the record), and
+  // whether a box's images are phased.
+  const HybridPlan plan = make_hybrid_plan(s);
+  const bool phased = plan.phased_images;
+  const std::uint64_t rays = plan.rays.rays;
   const double segments = static_cast<double>(rays) *
                           std::max(1.0, s.fluid.sound_speed * length / (4.0 * volume / area));
   std::ostringstream o;
@@ -216,7 +218,7 @@ std::string hybrid_line(const Scene& s, int ranks) {
       << " s on each of " << ranks << " ranks; ";
   else
     o << "no rays; ";
-  if (!s.room.present) {
+  if (!plan.box_images) {
     o << "no image sources (no [room] box)\n";
     return o.str();
   }
