@@ -549,6 +549,25 @@ void read_output(const Reader& r, OutputSpec& o) {
   }
 }
 
+// Whether a wall the air touches absorbs: a non-rigid material on a [room] face, a [boundary]
+// shape or a [geometry] surface.
+bool has_absorbing_walls(const Scene& s) {
+  const auto absorbs = [&](const std::string& name) {
+    for (const auto& m : s.materials)
+      if (m.name == name) return !m.rigid;
+    return false;
+  };
+  if (s.room.present)
+    for (const std::string& m : s.room.face_material)
+      if (absorbs(m)) return true;
+  for (const auto& b : s.boundaries)
+    if (absorbs(b.material)) return true;
+  for (const auto& g : s.geometries)
+    for (const std::string& m : g.surface_material)
+      if (absorbs(m)) return true;
+  return false;
+}
+
 // [hybrid], after derive(): the crossover needs f_max.
 void read_hybrid(const Reader& r, Scene& s) {
   HybridSpec& h = s.hybrid;
@@ -568,12 +587,24 @@ void read_hybrid(const Reader& r, Scene& s) {
   r.get("hybrid", "pressure", h.pressure);
   const double f_max = s.derived.f_max;
   const double limit = std::min(f_max, 0.2 * s.time.sample_rate);
-  // The default: 0.7 of f_max, and of the band the absorbing walls are measured in (V6 to
-  // c / (22 dx); c / (kForceWallPpw dx), the force walls' f_max) where the scene has no force
-  // wall: higher, the default room's overlap-octave late level fails V19
-  // (docs/theory/geometric.md).
+  // The default: 0.7 of the band the SPH part is right in: f_max (the air's, or the force walls'
+  // where there are force walls), and c / (kForceWallPpw dx) where a wall absorbs: absorbing
+  // walls are measured to about c / (22 dx) (V6), and above that the SPH room's decay is not its
+  // walls' (docs/theory/geometric.md, "The crossover and the calibration").
   const double walls_band = s.fluid.sound_speed / (kForceWallPpw * s.fluid.spacing);
-  if (h.crossover == 0.0) h.crossover = kDefaultCrossover * std::min(limit, walls_band);
+  const bool absorbing = has_absorbing_walls(s);
+  if (h.crossover == 0.0) {
+    const double band = absorbing ? std::min(limit, walls_band) : limit;
+    h.crossover = kDefaultCrossover * band;
+    h.crossover_basis =
+        band == walls_band ? "0.7 c/(20 dx), the band absorbing walls are measured in"
+        : band == f_max    ? (std::isfinite(s.derived.f_max_walls) && f_max == s.derived.f_max_walls
+                                  ? "0.7 f_max, the force walls' limit"
+                                  : "0.7 f_max, the air's")
+                           : "0.7 of 0.2 sample_rate";
+  } else {
+    h.crossover_basis = "given";
+  }
   if (h.phased_limit < 0.0) h.phased_limit = kPhasedLimitOverCrossover * h.crossover;
   if (!(h.crossover > 0.0 && h.crossover <= limit)) {
     r.fail("hybrid", "crossover",

@@ -469,7 +469,7 @@ std::vector<KeySpec> make_schema() {
   // [hybrid]
   k.push_back(note(number("hybrid", "crossover", closed_open(0, 1e5, "Hz"), "",
                           "SPH below, geometric acoustics above; at most f_max"),
-                   "0.7 min(f_max, c/(20 dx))"));
+                   "0.7 f_max; 0.7 min(f_max, c/(20 dx)) where a wall absorbs"));
   k.push_back(integer("hybrid", "rays", closed(0, 1e9), "100000",
                       "Rays traced for the late part; 0 = image sources only"));
   k.push_back(number("hybrid", "image_time", closed(0, 10, "s"), "0.1",

@@ -16,12 +16,14 @@ std::vector<double> schroeder_db(const std::vector<double>& e) {
   return db;
 }
 
-double t30(const std::vector<double>& energy, double dt) {
+double t30(const std::vector<double>& energy, double dt) { return decay_time(energy, dt, -35.0); }
+
+double decay_time(const std::vector<double>& energy, double dt, double lowest) {
   const std::vector<double> edc = schroeder_db(energy);
   double n = 0, st = 0, sy = 0, stt = 0, sty = 0;
   bool reached = false;
   for (std::size_t i = 0; i < edc.size(); ++i) {
-    if (edc[i] < -35.0) {
+    if (edc[i] < lowest) {
       reached = true;
       break;
     }

@@ -12,9 +12,10 @@ namespace {
 
 double ratio_db(double a, double b) { return a > 0.0 && b > 0.0 ? 10.0 * std::log10(a / b) : 0.0; }
 
-// x band-passed to [lo, hi] forwards and backwards (zero phase), padded with zeros on both sides
-// so that neither pass cuts the other's ringing.
-std::vector<double> overlap_band(const std::vector<double>& x, double rate, double lo, double hi) {
+}  // namespace
+
+std::vector<double> band_pass_zero_phase(const std::vector<double>& x, double rate, double lo,
+                                         double hi) {
   const auto pad = static_cast<std::size_t>(std::ceil(8.0 * rate / lo));
   std::vector<double> y(pad, 0.0);
   y.insert(y.end(), x.begin(), x.end());
@@ -27,6 +28,8 @@ std::vector<double> overlap_band(const std::vector<double>& x, double rate, doub
           y.begin() + static_cast<std::ptrdiff_t>(pad + x.size())};
 }
 
+namespace {
+
 double sum_squares(const std::vector<double>& y, std::size_t first, std::size_t last) {
   double e = 0.0;
   for (std::size_t i = first; i < std::min(last, y.size()); ++i) e += y[i] * y[i];
@@ -37,7 +40,7 @@ double sum_squares(const std::vector<double>& y, std::size_t first, std::size_t 
 
 double band_energy(const std::vector<double>& x, double rate, double lo, double hi,
                    std::size_t first, std::size_t last) {
-  return sum_squares(overlap_band(x, rate, lo, hi), first, last);
+  return sum_squares(band_pass_zero_phase(x, rate, lo, hi), first, last);
 }
 
 std::uint64_t realisation_seed(std::uint64_t seed, std::size_t k) {
@@ -50,7 +53,7 @@ HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo
   geo.resize(n, 0.0);
   const double lo = 0.5 * p.crossover, hi = p.crossover;
   HybridResult r;
-  const std::vector<double> sph_band = overlap_band(sph, p.rate, lo, hi);
+  const std::vector<double> sph_band = band_pass_zero_phase(sph, p.rate, lo, hi);
   const double e_sph = sum_squares(sph_band, 0, n);
   std::size_t split = std::min(n, static_cast<std::size_t>(std::llround(p.split * p.rate)));
   if (!(p.split > 0.0)) {  // the SPH band's -10 dB time: the last 10 % of its energy is late
@@ -68,7 +71,7 @@ HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo
     if (p.record_lowpass > 0.0)
       y = butterworth_lowpass(Signal{p.rate, std::move(y)}, p.record_lowpass, kRecordLowpassOrder)
               .samples;
-    const std::vector<double> band = overlap_band(y, p.rate, lo, hi);
+    const std::vector<double> band = band_pass_zero_phase(y, p.rate, lo, hi);
     geo_early += sum_squares(band, 0, split) / static_cast<double>(1 + more.size());
     geo_late += sum_squares(band, split, n) / static_cast<double>(1 + more.size());
   };

@@ -67,6 +67,7 @@ void write_hybrid_wavs(const Scene& s, const HybridPlan& plan,
     o.images = g.images;
     o.mismatch_db = joined.mismatch_db, o.gain = joined.gain;
     o.early_db = joined.early_db, o.late_db = joined.late_db;
+    o.decay = join_octave_decay(sph[r].audio, g.channels[0], g.more, joined.gain, plan.join);
     write_wav(target(dir, o.raw_wav, staged), rate, {joined.full}, false);
     write_wav(target(dir, o.wav, staged), rate, pcm_of(s, {joined.full}), true);
     if (amb != ambisonic.end()) {

@@ -130,7 +130,12 @@ Json hybrid(const HybridFacts& h) {
               {"mismatch_dB", o.mismatch_db},
               {"gain", o.gain},
               {"early_dB", o.early_db},
-              {"late_dB", o.late_db}};
+              {"late_dB", o.late_db},
+              {"octave_decay",
+               {{"octave_Hz", o.decay.centre},
+                {"measure", o.decay.sph > 0.0 ? (o.decay.t20 ? "T20" : "T30") : "none"},
+                {"sph_s", o.decay.sph},
+                {"full_s", o.decay.full}}}};
     if (!o.amb_wav.empty()) {
       r["amb_wav"] = o.amb_wav;
       r["amb_raw_wav"] = o.amb_raw_wav;
@@ -138,6 +143,20 @@ Json hybrid(const HybridFacts& h) {
     if (!o.binaural_wav.empty()) r["binaural_wav"] = o.binaural_wav;
     j["receivers"].push_back(std::move(r));
   }
+  const JoinVerdict& v = h.join;
+  j["join_check"] = {{"criteria",
+                      "V19: early and late overlap-octave levels within 2 dB (mean of "
+                      "the receivers); the crossover octave's decay time within 10 %"},
+                     {"passes", v.ok()},
+                     {"early_dB", v.early_db},
+                     {"late_dB", v.late_db},
+                     {"levels_pass", v.levels_ok},
+                     {"octave_Hz", v.octave},
+                     {"decay_measure", v.decay_measured ? (v.t20 ? "T20" : "T30") : "none"},
+                     {"sph_decay_s", v.t_sph},
+                     {"full_decay_s", v.t_full},
+                     {"decay_pass", v.decay_ok},
+                     {"warnings", v.warnings}};
   j["groups"] = Json::array();
   for (const GroupOutput& g : h.groups)
     j["groups"].push_back(

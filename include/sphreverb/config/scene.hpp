@@ -300,6 +300,7 @@ struct Derived {
 struct HybridSpec {
   bool present = false;
   double crossover = 0.0;      // Hz, resolved by the parser: 0 = the default (scene.cpp)
+  std::string crossover_basis;  // how the parser chose it, for check and the log ("given", ...)
   std::int64_t rays = 100000;  // rays traced, [0, 1e9]; 0 = image sources only
   double image_time = 0.1;     // s, reflections from box image sources up to this delay
   // The image sources summed coherently with the spherical-wave reflection factor

@@ -79,6 +79,12 @@ HybridResult join_hybrid(const std::vector<double>& sph, std::vector<double> geo
 std::vector<double> crossover_join(const std::vector<double>& sph, std::vector<double> geo,
                                    double gain, const HybridParams& p);
 
+// x band-passed to [lo, hi] Hz: LR4 high-pass at lo and low-pass at hi, run forwards and then
+// backwards (zero phase, the LR4 magnitude squared), padded with zeros on both sides while
+// filtering so that neither pass cuts the other's ringing. x's length.
+std::vector<double> band_pass_zero_phase(const std::vector<double>& x, double rate, double lo,
+                                    double hi);
+
 // Energy of `x` in the octave [lo, hi] Hz (LR4 high-pass at lo, low-pass at hi, forwards and
 // backwards: zero phase, the LR4 magnitude squared), summed over the samples [first, last).
 double band_energy(const std::vector<double>& x, double rate, double lo, double hi,

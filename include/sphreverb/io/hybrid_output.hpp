@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "sphreverb/geometric/join_check.hpp"
 #include "sphreverb/geometric/plan.hpp"
 #include "sphreverb/geometric/response.hpp"
 #include "sphreverb/io/output.hpp"
@@ -28,6 +29,7 @@ struct HybridReceiverOutput {
   double mismatch_db = 0.0;              // overlap octave, geometric vs SPH, before calibration
   double gain = 1.0;                     // applied to the geometric response (Pa per unit of it)
   double early_db = 0.0, late_db = 0.0;  // after calibration (hybrid.hpp)
+  OctaveDecay decay;                     // in the octave holding the crossover (join_check.hpp)
 };
 
 struct HybridFacts {
@@ -38,6 +40,7 @@ struct HybridFacts {
   double synthesis_seconds = 0.0;  // wall time of synthesis, join and files (rank 0)
   std::vector<HybridReceiverOutput> receivers;  // scene order
   std::vector<GroupOutput> groups;
+  JoinVerdict join;  // V19's criteria on this run's join (join_check.hpp; the caller judges)
 };
 
 std::string full_wav_name(const std::string& name);           // NAME.full.wav

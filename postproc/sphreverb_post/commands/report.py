@@ -319,6 +319,7 @@ figure { margin: 0; }
 figure img { width: 100%; height: auto; border: 1px solid #e2e6ec; }
 figcaption { font-size: 12px; color: #4a5568; margin-top: 3px; }
 p.note, ul.notes { font-size: 12px; color: #4a5568; }
+p.warning { background: #fff4e5; border-left: 4px solid #dd6b20; padding: 6px 10px; }
 ul.notes { margin: 4px 0; padding-left: 20px; }
 pre { font-size: 11px; background: #f6f8fa; padding: 8px; overflow-x: auto; }
 """
@@ -538,6 +539,25 @@ SCRIPT = ("<script>window.addEventListener('load',function(){var i=document.imag
           "document.body.setAttribute('data-figures',n+'/'+i.length);});</script>")
 
 
+def join_check_html(h):
+    """summary.json's hybrid.join_check (V19's criteria on the run's own join) as a section: the
+    levels and the crossover octave's decay, and every failed criterion as a warning."""
+    j = h.get("join_check")
+    if not j:
+        return ""
+    measure = j.get("decay_measure", "none")
+    decay = (f"{j['octave_Hz']:.0f} Hz octave {measure} full {1e3 * j['full_decay_s']:.1f} ms vs "
+             f"SPH {1e3 * j['sph_decay_s']:.1f} ms"
+             if measure != "none" else
+             f"{j.get('octave_Hz', 0):.0f} Hz octave decay not measured (record too short)")
+    verdict = "passes" if j.get("passes") else "FAILS"
+    warnings = "".join(f"<p class='warning'>Warning: {esc(w)}</p>" for w in j.get("warnings", []))
+    return ("<section><h2>Full band: the join</h2>"
+            f"<p>Crossover {h['crossover_Hz']:.0f} Hz. {esc(j.get('criteria', 'V19'))}: overlap "
+            f"octave early {j['early_dB']:+.2f} dB, late {j['late_dB']:+.2f} dB; {esc(decay)}: "
+            f"<b>{verdict}</b>.</p>{warnings}</section>")
+
+
 def hybrid_sections(summary, out_dir, model, hp=None):
     """With [hybrid]: one section per receiver's full-band response (NAME.full.raw.wav), analysed
     like the SPH one up to 0.45 of the sample rate, headed by the crossover and the overlap-octave
@@ -545,7 +565,7 @@ def hybrid_sections(summary, out_dir, model, hp=None):
     h = summary.get("hybrid")
     if not h:
         return []
-    out = []
+    out = [join_check_html(h)]
     for r in h.get("receivers", []):
         wav = os.path.join(out_dir, r["raw_wav"])
         x, rate = read_mono(wav, 0)

@@ -211,8 +211,9 @@ std::string hybrid_line(const Scene& s, int ranks) {
                           std::max(1.0, s.fluid.sound_speed * length / (4.0 * volume / area));
   std::ostringstream o;
   o.precision(3);
-  o << "  hybrid               crossover " << s.hybrid.crossover << " Hz (overlap octave "
-    << 0.5 * s.hybrid.crossover << "-" << s.hybrid.crossover << " Hz); ";
+  o << "  hybrid               crossover " << s.hybrid.crossover << " Hz ("
+    << s.hybrid.crossover_basis << "; overlap octave " << 0.5 * s.hybrid.crossover << "-"
+    << s.hybrid.crossover << " Hz); ";
   if (rays > 0)
     o << rays << " rays, <= " << segments << " ray segments, ~" << segments * 2e-6 / ranks
       << " s on each of " << ranks << " ranks; ";

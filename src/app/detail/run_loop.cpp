@@ -113,6 +113,37 @@ struct HybridRun {
   double response_seconds = 0.0;             // wall time of the responses on rank 0
 };
 
+// Rank 0: V19's criteria on the run's own join (geometric/join_check.hpp), logged; a failure is a
+// warning (summary.json and the report carry it too).
+void judge_full_band(const Scene& scene, HybridFacts& h) {
+  std::vector<ReceiverJoin> joins;
+  for (const HybridReceiverOutput& o : h.receivers)
+    joins.push_back({o.early_db, o.late_db, o.decay});
+  if (joins.empty()) return;
+  double t_sph = 0.0, measured = 0.0;
+  for (const ReceiverJoin& j : joins)
+    if (j.decay.sph > 0.0) t_sph += j.decay.sph, measured += 1.0;
+  const double volume = air_volume(scene);
+  // Schroeder's frequency 2000 sqrt(T / V) with the SPH part's decay in the crossover's octave.
+  const double schroeder =
+      measured > 0.0 && volume > 0.0 ? 2000.0 * std::sqrt(t_sph / measured / volume) : 0.0;
+  h.join = judge_join(joins, h.crossover, schroeder);
+  auto log = logger("run");
+  const JoinVerdict& v = h.join;
+  if (v.decay_measured)
+    log->info(
+        "hybrid join (V19): overlap octave early {:+.2f} dB, late {:+.2f} dB; {:.0f} Hz octave "
+        "{} full {:.1f} ms vs SPH {:.1f} ms: {}",
+        v.early_db, v.late_db, v.octave, v.t20 ? "T20" : "T30", 1e3 * v.t_full, 1e3 * v.t_sph,
+        v.ok() ? "passes" : "FAILS");
+  else
+    log->info(
+        "hybrid join (V19): overlap octave early {:+.2f} dB, late {:+.2f} dB ({}); the {:.0f} "
+        "Hz octave's decay is not measured (the record is too short for T20)",
+        v.early_db, v.late_db, v.levels_ok ? "passes" : "FAILS", v.octave);
+  for (const std::string& w : v.warnings) log->warn("hybrid: {}", w);
+}
+
 // Rank 0: the full-band files from the SPH outputs and the geometric part, timed and logged.
 void write_full_band(const Scene& scene, const io::RunDir& dir, const HybridRun& hybrid,
                      io::RunFacts& facts, io::StagedFiles& staged) {
@@ -133,6 +164,7 @@ void write_full_band(const Scene& scene, const io::RunDir& dir, const HybridRun&
                 o.binaural_wav.empty() ? "" : " and ", o.binaural_wav);
   log->info("hybrid: synthesis and crossover at {:.0f} Hz in {:.2f} s", facts.hybrid.crossover,
             facts.hybrid.synthesis_seconds);
+  judge_full_band(scene, facts.hybrid);
 }
 
 // Rank 0: every output file under a temporary name, then all committed together.
