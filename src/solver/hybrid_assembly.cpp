@@ -6,6 +6,7 @@
 
 #include "sphreverb/geometric/surfaces.hpp"
 #include "sphreverb/io/output.hpp"
+#include "sphreverb/model/mesh_check.hpp"
 #include "sphreverb/physics/material.hpp"
 
 namespace sphreverb {
@@ -38,17 +39,46 @@ GeoMaterial make_geo_material(const Scene& s, const MaterialSpec& m) {
 
 namespace {
 
-// Hz: the SPH source's drive high-pass (geometric/source_filter.hpp). The sounding disc's with
-// the acceleration drive; with a silent disc the first [emitter.NAME] monopole's (each has its
-// own; the geometric part has one source). 0 (flat) for the displacement and velocity drives,
-// whose tilted spectra the geometric part does not model.
-double source_highpass(const Scene& s) {
-  if (s.emitter.gain > 0.0)
-    return s.emitter.drive == Drive::Acceleration ? s.emitter.highpass : 0.0;
-  return s.sources.empty() ? 0.0 : s.sources.front().highpass;
+// The sounding sources of the scene (plan.hpp): the disc unless it is silent, then every
+// [emitter.NAME] monopole, each with its drive high-pass (geometric/source_filter.hpp): the disc's
+// with the acceleration drive, 0 (flat) for its displacement and velocity drives, whose tilted
+// spectra the geometric part does not model; a monopole's volume velocity passes through the
+// acceleration drive at its own `highpass`. Levels relative to the first source's.
+std::vector<GeoSource> geo_sources(const Scene& s) {
+  std::vector<GeoSource> out;
+  std::vector<double> level;  // free-field amplitude times distance, Pa m per unit input sample
+  const std::uint64_t seed = static_cast<std::uint64_t>(s.hybrid.seed);
+  if (s.emitter.gain > 0.0) {
+    const EmitterSpec& e = s.emitter;
+    const double fs = s.time.sample_rate;
+    out.push_back({"emitter", e.center, 1.0, e.drive == Drive::Acceleration ? e.highpass : 0.0, 1});
+    level.push_back(s.fluid.rest_density * e.radius * e.radius * e.deflection * fs * fs * e.gain /
+                    4.0);
+  }
+  for (const SourceSpec& src : s.sources) {
+    if (!(src.gain > 0.0 && src.level > 0.0)) continue;
+    out.push_back({src.name, src.path.front().x, 1.0, src.highpass, 1});
+    level.push_back(src.level * src.gain);
+  }
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    out[k].weight = k == 0 ? 1.0 : level[k] / level[0];
+    out[k].seed = source_seed(seed, k);
+  }
+  return out;
 }
 
 }  // namespace
+
+double hybrid_volume(const Scene& s) {
+  if (s.room.present) {
+    const Vec3 e = s.room.max - s.room.min;
+    return e.x * e.y * e.z;
+  }
+  for (const GeometrySpec& g : s.geometries)
+    if (g.role == GeometryRole::Room) return mesh_facts(*g.mesh).volume;
+  const Vec3 e = s.fluid.fill_max - s.fluid.fill_min;
+  return e.x * e.y * e.z;
+}
 
 HybridPlan make_hybrid_plan(const Scene& s) {
   HybridPlan p;
@@ -67,10 +97,16 @@ HybridPlan make_hybrid_plan(const Scene& s) {
     for (int f = 0; f < 6; ++f) faces[f] = index_of(s.room.face_material[f]);
     add_box(p.surfaces, s.room.min, s.room.max, faces);
   }
+  for (const GeometrySpec& g : s.geometries) {  // room and object meshes, fixed
+    std::vector<std::size_t> slot;
+    for (const std::string& name : g.surface_material) slot.push_back(index_of(name));
+    add_mesh(p.surfaces, *g.mesh, slot);
+  }
   for (const BoundarySpec& b : s.boundaries) {
     Shape shape{b.shape, b.center, b.normal, b.width, b.height, b.radius};
     add_shape(p.surfaces, shape, index_of(b.material));
   }
+  p.sources = geo_sources(s);
 
   p.air = {h.temperature, h.humidity, h.pressure};
   p.air_absorption = h.air_absorption;
@@ -81,13 +117,10 @@ HybridPlan make_hybrid_plan(const Scene& s) {
   const double duration = static_cast<double>(samples) / rate;
   const double bin = 1e-3;
 
-  const Vec3 lo = s.room.present ? s.room.min : s.fluid.fill_min;
-  const Vec3 hi = s.room.present ? s.room.max : s.fluid.fill_max;
-  const Vec3 size = hi - lo;
-  const double volume = size.x * size.y * size.z;
+  const double volume = hybrid_volume(s);
 
   RayTraceParams& r = p.rays;
-  r.source = s.emitter.center;
+  r.source = p.sources.empty() ? s.emitter.center : p.sources.front().position;
   for (const ReceiverSpec& rec : s.receivers) r.receivers.push_back(rec.position);
   r.rays = static_cast<std::uint64_t>(h.rays);
   r.receiver_radius =
@@ -98,6 +131,7 @@ HybridPlan make_hybrid_plan(const Scene& s) {
   r.air = air;
   r.sound_speed = c;
   r.seed = static_cast<std::uint64_t>(h.seed);
+  if (p.sources.empty()) r.rays = 0;  // nothing sounds
   r.bin_width = bin;
   r.bins = static_cast<std::size_t>(std::ceil(duration / bin));
   p.box_images = s.room.present;
@@ -109,11 +143,12 @@ HybridPlan make_hybrid_plan(const Scene& s) {
   r.silent_until = p.phased_images ? h.image_time : 0.0;
   if (r.silent_until >= duration) r.rays = 0;  // none could count
 
-  if (p.box_images) {
+  for (const GeoSource& src : p.sources) {
+    if (!p.box_images) break;
     for (const ReceiverSpec& rec : s.receivers) {
       BoxImageParams b;
       b.lo = s.room.min, b.hi = s.room.max;
-      b.source = s.emitter.center, b.receiver = rec.position;
+      b.source = src.position, b.receiver = rec.position;
       for (int f = 0; f < 6; ++f) {
         const GeoMaterial& g = p.materials[index_of(s.room.face_material[f])];
         b.impedance[f] = g.impedance;
@@ -133,7 +168,8 @@ HybridPlan make_hybrid_plan(const Scene& s) {
       p.images.push_back(b);
     }
   }
-  p.synthesis = {rate, samples, bin, static_cast<std::uint64_t>(h.seed), source_highpass(s)};
+  p.synthesis = {rate, samples, bin, static_cast<std::uint64_t>(h.seed),
+                 p.sources.empty() ? 0.0 : p.sources.front().highpass};
   const bool record_lowpass = s.output.lowpass && output_cutoff(s) == s.derived.f_max;
   p.join = {rate, h.crossover, 0.0, record_lowpass ? s.derived.f_max : 0.0};
   return p;

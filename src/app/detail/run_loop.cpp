@@ -232,7 +232,7 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
     hybrid->plan = make_hybrid_plan(scene);
     facts.has_hybrid = true;
     facts.hybrid.crossover = scene.hybrid.crossover;
-    facts.hybrid.rays = hybrid->plan.rays.rays;
+    facts.hybrid.rays = hybrid->plan.rays.rays * hybrid->plan.sources.size();
     facts.hybrid.receiver_radius = hybrid->plan.rays.receiver_radius;
     hybrid->rays = trace_hybrid_rays(hybrid->plan, comm, facts.hybrid.trace_seconds);
     facts.hybrid.segments = hybrid->rays.segments;
