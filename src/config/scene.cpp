@@ -557,6 +557,7 @@ void read_hybrid(const Reader& r, Scene& s) {
   r.get("hybrid", "crossover", h.crossover);
   r.get("hybrid", "rays", h.rays);
   r.get("hybrid", "image_time", h.image_time);
+  r.get("hybrid", "image_order", h.image_order);
   r.get("hybrid", "phased_images", h.phased_images);
   r.get("hybrid", "phased_limit", h.phased_limit);
   r.get("hybrid", "scattering", h.scattering);

@@ -3,6 +3,7 @@
 #include "sphreverb/geometric/counter_rng.hpp"
 #include "sphreverb/geometric/hybrid.hpp"
 #include "sphreverb/geometric/phased_images.hpp"
+#include "sphreverb/geometric/polyhedral_images.hpp"
 #include "sphreverb/geometric/source_filter.hpp"
 
 namespace sphreverb {
@@ -25,6 +26,8 @@ GeometricResponse source_response(const HybridPlan& plan, const EnergyHistogram&
   p.source_highpass = plan.sources.at(k).highpass;
   std::vector<ImageSource> images;
   if (plan.box_images) images = box_image_sources(plan.images.at(slot));
+  if (plan.poly_images)
+    images = PolyhedralImages(plan.surfaces, plan.faces).images(plan.poly.at(slot));
   out.images = images.size();
   std::vector<std::vector<double>> energy;
   std::vector<std::vector<BinMoments>> moments;
@@ -39,8 +42,12 @@ GeometricResponse source_response(const HybridPlan& plan, const EnergyHistogram&
   const std::vector<ImageSource> none;
   const std::vector<ImageSource>& taps = plan.phased_images ? none : images;
   if (plan.phased_images) {
-    phased = phased_image_response(images, plan.images.at(slot), p.rate, p.samples, bformat,
-                                   plan.phased_limit);
+    phased = plan.poly_images
+                 ? phased_image_response(images, plan.poly.at(slot).factors, plan.poly[slot].air,
+                                         plan.poly[slot].sound_speed, p.rate, p.samples, bformat,
+                                         plan.phased_limit)
+                 : phased_image_response(images, plan.images.at(slot), p.rate, p.samples, bformat,
+                                         plan.phased_limit);
     for (auto& c : phased) c = drive_highpass(c, p.rate, p.source_highpass);
     if (plan.phased_limit > 0.0) {
       auto above = bformat ? synthesize_bformat(images, {}, {}, p)

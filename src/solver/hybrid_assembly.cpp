@@ -96,15 +96,19 @@ HybridPlan make_hybrid_plan(const Scene& s) {
     std::array<std::size_t, 6> faces{};
     for (int f = 0; f < 6; ++f) faces[f] = index_of(s.room.face_material[f]);
     add_box(p.surfaces, s.room.min, s.room.max, faces);
+    p.air_side.resize(p.surfaces.triangle_count(), -1);  // the air inside the box
   }
   for (const GeometrySpec& g : s.geometries) {  // room and object meshes, fixed
     std::vector<std::size_t> slot;
     for (const std::string& name : g.surface_material) slot.push_back(index_of(name));
     add_mesh(p.surfaces, *g.mesh, slot);
+    // A room mesh's normals point out of the air, an object's into it (model/mesh.hpp).
+    p.air_side.resize(p.surfaces.triangle_count(), g.role == GeometryRole::Room ? -1 : 1);
   }
   for (const BoundarySpec& b : s.boundaries) {
     Shape shape{b.shape, b.center, b.normal, b.width, b.height, b.radius};
     add_shape(p.surfaces, shape, index_of(b.material));
+    p.air_side.resize(p.surfaces.triangle_count(), 0);  // a thin sheet: both sides
   }
   p.sources = geo_sources(s);
 
@@ -134,14 +138,38 @@ HybridPlan make_hybrid_plan(const Scene& s) {
   if (p.sources.empty()) r.rays = 0;  // nothing sounds
   r.bin_width = bin;
   r.bins = static_cast<std::size_t>(std::ceil(duration / bin));
-  p.box_images = s.room.present;
-  p.phased_images = p.box_images && h.phased_images;
+  p.box_images = s.room.present && s.geometries.empty() && s.boundaries.empty();
+  p.poly_images = !p.box_images && h.image_time > 0.0 && !p.sources.empty();
+  p.phased_images = (p.box_images || p.poly_images) && h.phased_images;
   p.phased_limit = h.phased_limit;
-  r.specular_until = p.box_images ? h.image_time : 0.0;
-  // Phased images carry the whole reflected energy of the box's flat faces up to image_time (no
+  r.specular_until = p.box_images || p.poly_images ? h.image_time : 0.0;
+  // Phased images carry the whole reflected energy of the flat faces up to image_time (no
   // scattered share): the rays count only after it.
   r.silent_until = p.phased_images ? h.image_time : 0.0;
-  if (r.silent_until >= duration) r.rays = 0;  // none could count
+  // Polyhedral images stop at image_order as well: the rays take the paths of more reflections
+  // (ray_tracer.hpp).
+  if (p.poly_images) {
+    r.specular_order = static_cast<int>(h.image_order);
+    if (p.phased_images) r.silent_order = r.specular_order;
+  }
+  if (r.silent_until >= duration && r.silent_order < 0) r.rays = 0;  // none could count
+
+  // A face's factors (image_sources.hpp): its material's impedance and reflection per band.
+  // Phased images reflect off a locally reacting face everywhere: a table's random-incidence
+  // absorption becomes the real impedance of the same statistical absorption.
+  const auto face_factors = [&](std::size_t material) {
+    const GeoMaterial& g = p.materials[material];
+    FaceFactors f;
+    f.impedance = g.impedance;
+    if (p.phased_images)
+      for (std::size_t k = 0; k < kGeoBandCount; ++k)
+        if (g.impedance[k] == 0.0 && g.absorption[k] > 0.0)
+          f.impedance[k] = resistance_ratio_for_statistical(g.absorption[k]);
+    for (std::size_t k = 0; k < kGeoBandCount; ++k)
+      f.reflection[k] = std::sqrt((f.impedance[k] > 0.0 ? 1.0 : 1.0 - g.absorption[k]) *
+                                  (p.phased_images ? 1.0 : 1.0 - g.scattering));
+    return f;
+  };
 
   for (const GeoSource& src : p.sources) {
     if (!p.box_images) break;
@@ -150,23 +178,31 @@ HybridPlan make_hybrid_plan(const Scene& s) {
       b.lo = s.room.min, b.hi = s.room.max;
       b.source = src.position, b.receiver = rec.position;
       for (int f = 0; f < 6; ++f) {
-        const GeoMaterial& g = p.materials[index_of(s.room.face_material[f])];
-        b.impedance[f] = g.impedance;
-        // Phased images reflect off a locally reacting face everywhere: a table's random-incidence
-        // absorption becomes the real impedance of the same statistical absorption.
-        if (p.phased_images)
-          for (std::size_t k = 0; k < kGeoBandCount; ++k)
-            if (g.impedance[k] == 0.0 && g.absorption[k] > 0.0)
-              b.impedance[f][k] = resistance_ratio_for_statistical(g.absorption[k]);
-        for (std::size_t k = 0; k < kGeoBandCount; ++k)
-          b.reflection[f][k] = std::sqrt((b.impedance[f][k] > 0.0 ? 1.0 : 1.0 - g.absorption[k]) *
-                                         (p.phased_images ? 1.0 : 1.0 - g.scattering));
+        const FaceFactors ff = face_factors(index_of(s.room.face_material[f]));
+        b.impedance[f] = ff.impedance;
+        b.reflection[f] = ff.reflection;
       }
       b.air = air;
       b.sound_speed = c;
       b.max_delay = std::min(h.image_time, duration);
       p.images.push_back(b);
     }
+  }
+  if (p.poly_images) {
+    p.faces = polygon_faces(p.surfaces, p.air_side);
+    std::vector<FaceFactors> factors;
+    for (const PolyFace& f : p.faces) factors.push_back(face_factors(f.surface));
+    for (const GeoSource& src : p.sources)
+      for (const ReceiverSpec& rec : s.receivers) {
+        PolyImageParams q;
+        q.source = src.position, q.receiver = rec.position;
+        q.factors = factors;
+        q.air = air;
+        q.sound_speed = c;
+        q.max_delay = std::min(h.image_time, duration);
+        q.max_order = static_cast<int>(h.image_order);
+        p.poly.push_back(std::move(q));
+      }
   }
   p.synthesis = {rate, samples, bin, static_cast<std::uint64_t>(h.seed),
                  p.sources.empty() ? 0.0 : p.sources.front().highpass};

@@ -23,6 +23,7 @@
 #include "sphreverb/geometric/hybrid.hpp"
 #include "sphreverb/geometric/image_sources.hpp"
 #include "sphreverb/geometric/phased_images.hpp"
+#include "sphreverb/geometric/polyhedral_images.hpp"
 #include "sphreverb/geometric/ray_tracer.hpp"
 #include "sphreverb/geometric/synthesis.hpp"
 
@@ -50,9 +51,16 @@ struct HybridPlan {
   // Receivers in the scene's order; `source` and `seed` are those of sources[0] (the rays of
   // source k are these with its position and seed: rays_of).
   RayTraceParams rays;
-  bool box_images = false;  // a [room] box: image sources for the early part
+  // An empty [room] box (no other surface): the box's lattice of image sources for the early part.
+  bool box_images = false;
   // Per source and receiver, images[k * receivers + r] (box_images only).
   std::vector<BoxImageParams> images;
+  // Any other scene: polyhedral image sources (polyhedral_images.hpp) of `faces` (polygon_faces
+  // of `surfaces` with `air_side`), per source and receiver poly[k * receivers + r].
+  bool poly_images = false;
+  std::vector<int> air_side;  // per triangle of `surfaces`
+  std::vector<PolyFace> faces;
+  std::vector<PolyImageParams> poly;
   bool phased_images = false;  // images through phased_images.hpp, not taps
   double phased_limit = 0.0;   // Hz: taps above it (phased_images.hpp); 0 = none
   SynthesisParams synthesis;

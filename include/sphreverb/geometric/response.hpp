@@ -1,5 +1,5 @@
 // The geometric response of one receiver, as the join and the outputs use it: per source of the
-// plan (plan.hpp), its box image sources (octave-band taps, or the phased sum of
+// plan (plan.hpp), its box or polyhedral image sources (octave-band taps, or the phased sum of
 // phased_images.hpp) plus the noise tail shaped by its ray histograms (synthesis.hpp, the
 // source's own noise seed), through the source's drive high-pass, times its weight; summed over
 // the sources.

@@ -221,18 +221,33 @@ std::string hybrid_line(const Scene& s, int ranks) {
   o.precision(3);
   o << "  hybrid               crossover " << s.hybrid.crossover << " Hz (overlap octave "
     << 0.5 * s.hybrid.crossover << "-" << s.hybrid.crossover << " Hz); ";
+  if (sources == 0) {
+    o << "no sounding source: the geometric part is silent\n";
+    return o.str();
+  }
   if (sources != 1) o << sources << " sources; ";
   if (rays > 0)
     o << rays << " rays, <= " << segments << " ray segments, ~" << segments * 2e-6 / ranks
       << " s on each of " << ranks << " ranks; ";
   else
     o << "no rays; ";
-  if (!plan.box_images) {
-    o << "no image sources (no [room] box)\n";
+  if (!plan.box_images && !plan.poly_images) {
+    o << "no image sources\n";
     return o.str();
   }
-  o << (phased ? "phased" : "octave-band") << " image sources up to "
-    << std::min(s.hybrid.image_time, length) * 1e3 << " ms";
+  o << (phased ? "phased" : "octave-band") << (plan.poly_images ? " polyhedral" : "")
+    << " image sources up to " << std::min(s.hybrid.image_time, length) * 1e3 << " ms";
+  if (plan.poly_images) {
+    // The enumeration's work before it runs: the unpruned candidate count, and the images the
+    // reach holds (about 4/3 pi (c t)^3 / V, fewer at the order limit).
+    const double reach = s.fluid.sound_speed * std::min(s.hybrid.image_time, length);
+    o << ", order <= " << s.hybrid.image_order << " (" << plan.faces.size()
+      << " faces, <= " << candidate_bound(plan.faces.size(), static_cast<int>(s.hybrid.image_order))
+      << " candidates per source and receiver; the reach holds ~"
+      << 4.0 / 3.0 * std::numbers::pi * reach * reach * reach / volume
+      << " images of every order)\n";
+    return o.str();
+  }
   if (phased) {
     // images ~ 4/3 pi (c t)^3 / V per receiver, each over the FFT bins up to the phased limit
     const double reach = s.fluid.sound_speed * std::min(s.hybrid.image_time, length);
