@@ -13,6 +13,7 @@
 #include "sphreverb/config/scene.hpp"
 #include "sphreverb/geometric/phased_images.hpp"
 #include "sphreverb/geometric/polyhedral_images.hpp"
+#include "sphreverb/geometric/ray_tracer.hpp"
 #include "sphreverb/geometric/response.hpp"
 #include "sphreverb/geometric/surfaces.hpp"
 #include "sphreverb/geometric/wall_reflection.hpp"
@@ -200,6 +201,51 @@ TEST(V20PolyhedralImages, TheBoxPhasedSumIsTheGeneralSumOfItsFaces) {
   const auto b =
       phased_image_response(images, faces, box.air, box.sound_speed, kRate, 600, true, 5000.0);
   for (std::size_t c = 0; c < 4; ++c) EXPECT_EQ(a[c], b[c]) << c;
+}
+
+TEST(V20PolyhedralImages, RaysTakeThePathsBeyondTheImagesOrder) {
+  // A specular box as a mesh (alpha 0.2, no scattering, no air), 15 ms: the rays counted only
+  // beyond the images' order 2 (specular_order) carry the energy of all rays less that of the
+  // images of order <= 2, within the rays' noise (no path counted twice, none left out).
+  const Mesh mesh = box_mesh({0, 0, 0}, {1.0, 0.8, 0.6});
+  GeoMaterial wall;
+  wall.absorption.fill(0.2);
+  wall.scattering = 0.0;
+  const RayTracer tracer(mesh, std::vector<GeoMaterial>(6, wall));
+  RayTraceParams all;
+  all.source = {0.3, 0.25, 0.2};
+  all.receivers = {{0.7, 0.5, 0.35}};
+  all.receiver_radius = 0.1;
+  all.rays = 40000;
+  all.bins = 15;
+  all.seed = 7;
+  RayTraceParams beyond = all;
+  beyond.specular_until = 1.0;  // the whole record
+  beyond.specular_order = 2;
+  const EnergyHistogram h_all = tracer.trace(all), h_beyond = tracer.trace(beyond);
+  const std::size_t band = 3;
+  double e_all = 0.0, e_beyond = 0.0;
+  for (double e : h_all.series(0, band)) e_all += e;
+  for (double e : h_beyond.series(0, band)) e_beyond += e;
+  PolyImageParams p;
+  p.source = all.source, p.receiver = all.receivers[0];
+  const std::vector<PolyFace> faces = polygon_faces(mesh, std::vector<int>(12, -1));
+  FaceFactors f;
+  f.reflection.fill(std::sqrt(0.8));
+  p.factors.assign(faces.size(), f);
+  p.max_delay = 0.015;
+  p.max_order = 2;
+  double e_images = 0.0;
+  const std::vector<ImageSource> images = PolyhedralImages(mesh, faces).images(p);
+  for (const ImageSource& im : images) e_images += im.amplitude[band] * im.amplitude[band];
+  std::printf(
+      "V20 handoff: all rays %.4e, rays beyond order 2 %.4e + images of order <= 2 %.4e "
+      "(%zu) = %.4e (%+.1f %%)\n",
+      e_all, e_beyond, e_images, images.size(), e_beyond + e_images,
+      100.0 * ((e_beyond + e_images) / e_all - 1.0));
+  EXPECT_GT(e_images, 0.3 * e_all);  // the test can tell a path counted twice or left out
+  EXPECT_GT(e_beyond, 0.1 * e_all);
+  EXPECT_NEAR((e_beyond + e_images) / e_all, 1.0, 0.08);
 }
 
 // configs/meshes/l_room.obj: 1.40 x 1.10 x 0.90 m with a 0.60 x 0.55 m corner cut away.
