@@ -68,6 +68,10 @@ struct PolyImageParams {
 // sum_{n=1..order} F (F - 1)^{n-1}: the images an enumeration without pruning examines.
 double candidate_bound(std::size_t faces, int order);
 
+// A candidate bound above which `check` and `run` warn that the enumeration may take long (about
+// a microsecond per candidate; a smaller image_order cuts it by F per order).
+inline constexpr double kManyImageCandidates = 1e8;
+
 class PolyhedralImages {
  public:
   // `surfaces` and `faces` (polygon_faces of it) are copied.

@@ -244,8 +244,11 @@ std::string hybrid_line(const Scene& s, int ranks) {
     o << ", order <= " << s.hybrid.image_order << " (" << plan.faces.size()
       << " faces, <= " << candidate_bound(plan.faces.size(), static_cast<int>(s.hybrid.image_order))
       << " candidates per source and receiver; the reach holds ~"
-      << 4.0 / 3.0 * std::numbers::pi * reach * reach * reach / volume
-      << " images of every order)\n";
+      << 4.0 / 3.0 * std::numbers::pi * reach * reach * reach / volume << " images of every order)";
+    if (candidate_bound(plan.faces.size(), static_cast<int>(s.hybrid.image_order)) >
+        kManyImageCandidates)
+      o << "; many candidates: a smaller image_order is faster";
+    o << "\n";
     return o.str();
   }
   if (phased) {
