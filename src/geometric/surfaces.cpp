@@ -19,13 +19,6 @@ void add_triangle(Mesh& m, const Vec3& a, const Vec3& b, const Vec3& c, std::siz
 
 }  // namespace
 
-std::array<Vec3, 3> shape_frame(const Vec3& normal) {
-  const Vec3 n = normalized(normal);
-  const Vec3 ref = std::abs(n.z) > 0.9 ? Vec3{1.0, 0.0, 0.0} : Vec3{0.0, 0.0, 1.0};
-  const Vec3 u = normalized(cross(n, ref));
-  return {n, u, cross(n, u)};
-}
-
 void add_box(Mesh& m, const Vec3& lo, const Vec3& hi,
              const std::array<std::size_t, 6>& face_surface) {
   for (int axis = 0; axis < 3; ++axis) {

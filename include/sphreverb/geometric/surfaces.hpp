@@ -30,8 +30,4 @@ void add_shape(Mesh& mesh, const Shape& shape, std::size_t surface, int segments
 // surface_slot[part.surface[t]]. Requires surface_slot.size() > every part.surface[t].
 void add_mesh(Mesh& mesh, const Mesh& part, const std::vector<std::size_t>& surface_slot);
 
-// The in-plane frame of a shape, as model/boundary.cpp builds it: u = normalised(n x ref),
-// v = n x u, ref = z unless |n_z| > 0.9 (then x); n normalised.
-std::array<Vec3, 3> shape_frame(const Vec3& normal);
-
 }  // namespace sphreverb
