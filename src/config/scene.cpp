@@ -576,6 +576,7 @@ void read_hybrid(const Reader& r, Scene& s) {
   r.get("hybrid", "crossover", h.crossover);
   r.get("hybrid", "rays", h.rays);
   r.get("hybrid", "image_time", h.image_time);
+  r.get("hybrid", "image_order", h.image_order);
   r.get("hybrid", "phased_images", h.phased_images);
   r.get("hybrid", "phased_limit", h.phased_limit);
   r.get("hybrid", "scattering", h.scattering);
@@ -611,13 +612,32 @@ void read_hybrid(const Reader& r, Scene& s) {
            "must be in (0, " + format_number(limit) + "] Hz (f_max = " + format_number(f_max) +
                " Hz, and at most 0.2 sample_rate)");
   }
-  if (!s.room.present && s.boundaries.empty()) {
+  if (!s.room.present && s.boundaries.empty() && s.geometries.empty()) {
     r.fail_section("hybrid",
-                   "the geometric part needs surfaces: a [room] box or [boundary.NAME] sections");
+                   "the geometric part needs surfaces: a [room] box, [geometry.NAME] meshes or "
+                   "[boundary.NAME] sections");
   }
-  if (s.emitter.input != "impulse") {
-    r.fail("emitter", "input",
-           "a scene with [hybrid] joins impulse responses: the input must be impulse");
+  // The geometric part models a fixed scene driven by impulses: refuse what it cannot model
+  // rather than model another scene than the SPH part's.
+  const std::string impulse =
+      "a scene with [hybrid] joins impulse responses: the input must be impulse";
+  const std::string fixed =
+      "the geometric part of [hybrid] models a fixed scene: sources, receivers and objects "
+      "cannot move";
+  if (s.emitter.gain > 0.0 && s.emitter.input != "impulse") r.fail("emitter", "input", impulse);
+  for (const SourceSpec& src : s.sources) {
+    if (src.input != "impulse") r.fail("emitter." + src.name, "input", impulse);
+    if (src.path.size() > 1) r.fail("emitter." + src.name, "path", fixed);
+  }
+  for (const ReceiverSpec& rec : s.receivers)
+    if (rec.path.size() > 1) r.fail("receiver." + rec.name, "path", fixed);
+  for (const BoundarySpec& b : s.boundaries) {
+    if (b.path.size() > 1) r.fail("boundary." + b.name, "path", fixed);
+    if (b.rotation.size() > 1) r.fail("boundary." + b.name, "rotation", fixed);
+  }
+  for (const GeometrySpec& g : s.geometries) {
+    if (g.path.size() > 1) r.fail("geometry." + g.name, "path", fixed);
+    if (g.turn.size() > 1) r.fail("geometry." + g.name, "turn", fixed);
   }
 }
 

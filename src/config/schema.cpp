@@ -473,8 +473,11 @@ std::vector<KeySpec> make_schema() {
   k.push_back(integer("hybrid", "rays", closed(0, 1e9), "100000",
                       "Rays traced for the late part; 0 = image sources only"));
   k.push_back(number("hybrid", "image_time", closed(0, 10, "s"), "0.1",
-                     "Reflections of the [room] box from image sources up to this delay, rays "
-                     "after it"));
+                     "Reflections from image sources up to this delay, rays after it"));
+  k.push_back(integer("hybrid", "image_order", closed(0, 20), "3",
+                      "Largest reflection order of the image sources of a room that is not a "
+                      "[room] box (mesh room, [boundary] shapes; the box's images have every "
+                      "order); rays for the paths of more reflections"));
   k.push_back(boolean("hybrid", "phased_images", "true",
                       "The image sources summed with their phases and the spherical-wave "
                       "reflection factor of each face, carrying the whole reflected energy "

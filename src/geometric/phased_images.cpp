@@ -59,24 +59,38 @@ cplx power(cplx q, int n) {
   return {r_re, r_im};
 }
 
-// An upper bound of image im's amplitude at frequency f with the factors of band b:
-// |Q| <= min(1, |R| + |1 - R| min(1, 1 / (2 s^2))), s = sqrt(k d / 2) (cos theta + 1 / zeta):
-// |F(w)| is below 1 and 1 / (2 s^2) along arg w = pi / 4 (spherical_reflection.hpp), and |Q|
-// below 1 for a real zeta (checked on a grid of zeta 1 ... 200, every angle, k d 1e-3 ... 1e5).
-double amplitude_bound(const ImageSource& im, const BoxImageParams& box, std::size_t b, double f) {
+// An upper bound of one reflection's |rho Q| at frequency f in band b (face factors g, angle
+// cosine c, k d): |Q| <= min(1, |R| + |1 - R| min(1, 1 / (2 s^2))), s = sqrt(k d / 2)
+// (cos theta + 1 / zeta): |F(w)| is below 1 and 1 / (2 s^2) along arg w = pi / 4
+// (spherical_reflection.hpp), and |Q| below 1 for a real zeta (checked on a grid of zeta 1 ...
+// 200, every angle, k d 1e-3 ... 1e5).
+double reflection_bound(const FaceFactors& g, std::size_t b, double c, double kd) {
+  double q = std::abs(g.reflection[b]);
+  const double zeta = g.impedance[b];
+  if (zeta > 0.0) {
+    const double r = (zeta * c - 1.0) / (zeta * c + 1.0);
+    const double s = std::sqrt(0.5 * kd) * (c + 1.0 / zeta);
+    q *= std::min(1.0, std::abs(r) + (1.0 - r) * std::min(1.0, 0.5 / std::max(s * s, 1e-300)));
+  }
+  return q;
+}
+
+// An upper bound of image im's amplitude at frequency f with the factors of band b: the product
+// of its reflections' bounds (a box image: each face's bound at its axis' angle, to the power of
+// its hits).
+double amplitude_bound(const ImageSource& im, const std::vector<FaceFactors>& faces,
+                       const BandValues& air, double sound_speed, std::size_t b, double f) {
   const double d = std::max(im.distance, 1e-9);
-  const double kd = 2.0 * std::numbers::pi * f / box.sound_speed * d;
-  double a = std::exp(-0.5 * box.air[b] * d) / (4.0 * std::numbers::pi * d);
+  const double kd = 2.0 * std::numbers::pi * f / sound_speed * d;
+  double a = std::exp(-0.5 * air[b] * d) / (4.0 * std::numbers::pi * d);
+  if (!im.reflections.empty()) {
+    for (const Reflection& r : im.reflections)
+      a *= reflection_bound(faces[r.face], b, r.cos_theta, kd);
+    return a;
+  }
   for (int face = 0; face < 6; ++face) {
     if (im.hits[face] == 0) continue;
-    double q = std::abs(box.reflection[face][b]);
-    const double zeta = box.impedance[face][b];
-    if (zeta > 0.0) {
-      const double c = std::abs(im.direction[face / 2]);
-      const double r = (zeta * c - 1.0) / (zeta * c + 1.0);
-      const double s = std::sqrt(0.5 * kd) * (c + 1.0 / zeta);
-      q *= std::min(1.0, std::abs(r) + (1.0 - r) * std::min(1.0, 0.5 / std::max(s * s, 1e-300)));
-    }
+    double q = reflection_bound(faces[face], b, std::abs(im.direction[face / 2]), kd);
     for (int n = im.hits[face]; n > 0; n >>= 1, q *= q)
       if (n & 1) a *= q;
   }
@@ -87,7 +101,9 @@ double amplitude_bound(const ImageSource& im, const BoxImageParams& box, std::si
 // images (by amplitude_bound at the band's lower edge) whose energies add up to at most
 // kCullFraction of the bin's are dropped from it; an image dropped from every band is left out.
 std::vector<const ImageSource*> strong_images(const std::vector<ImageSource>& images,
-                                              const BoxImageParams& box, double low, double top) {
+                                              const std::vector<FaceFactors>& faces,
+                                              const BandValues& air, double sound_speed, double low,
+                                              double top) {
   const std::vector<double> edges = geo_band_edges();
   std::vector<std::size_t> bands;
   std::vector<double> lower;
@@ -109,7 +125,7 @@ std::vector<const ImageSource*> strong_images(const std::vector<ImageSource>& im
       e.clear();
       double total = 0.0;
       for (std::size_t i : bin) {
-        const double a = amplitude_bound(images[i], box, bands[j], lower[j]);
+        const double a = amplitude_bound(images[i], faces, air, sound_speed, bands[j], lower[j]);
         e.emplace_back(a * a, i);
         total += a * a;
       }
@@ -146,11 +162,23 @@ std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSo
                                                        const BoxImageParams& box, double rate,
                                                        std::size_t samples, bool bformat,
                                                        double limit) {
+  std::vector<FaceFactors> faces(6);
+  for (int f = 0; f < 6; ++f) faces[f] = {box.reflection[f], box.impedance[f]};
+  return phased_image_response(images, faces, box.air, box.sound_speed, rate, samples, bformat,
+                               limit);
+}
+
+std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSource>& images,
+                                                       const std::vector<FaceFactors>& faces,
+                                                       const BandValues& air_rate,
+                                                       double sound_speed, double rate,
+                                                       std::size_t samples, bool bformat,
+                                                       double limit) {
   const std::size_t channels = bformat ? 4 : 1;
   std::vector<std::vector<double>> out(channels, std::vector<double>(samples, 0.0));
   if (samples == 0 || images.empty()) return out;
   const std::size_t n = fft_length(samples), bins = n / 2 + 1;
-  const double df = rate / static_cast<double>(n), c = box.sound_speed;
+  const double df = rate / static_cast<double>(n), c = sound_speed;
   const double top = limit > 0.0 ? std::min(limit, 0.5 * rate) : 0.5 * rate;
   // Bins 0 .. used - 1 carry the sum; the weight is 0 above.
   const std::size_t used = std::min(bins, static_cast<std::size_t>(std::ceil(top / df)) + 1);
@@ -165,21 +193,23 @@ std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSo
     grid[g] = f0 * std::exp2(std::log2(f1 / f0) * static_cast<double>(g) /
                              static_cast<double>(points - 1));
   std::vector<BandPoint> where(points);
-  std::array<std::vector<double>, 6> zeta, rho;
+  const std::size_t nf = faces.size();
+  std::vector<std::vector<double>> zeta(nf), rho(nf);
   std::vector<double> air(points);
-  for (int f = 0; f < 6; ++f) zeta[f].resize(points), rho[f].resize(points);
+  for (std::size_t f = 0; f < nf; ++f) zeta[f].resize(points), rho[f].resize(points);
   for (std::size_t g = 0; g < points; ++g) {
     where[g] = band_point(grid[g]);
-    air[g] = at(box.air, where[g]);
-    for (int f = 0; f < 6; ++f) {
-      zeta[f][g] = impedance_at(box.impedance[f], where[g]);
-      rho[f][g] = at(box.reflection[f], where[g]);
+    air[g] = at(air_rate, where[g]);
+    for (std::size_t f = 0; f < nf; ++f) {
+      zeta[f][g] = impedance_at(faces[f].impedance, where[g]);
+      rho[f][g] = at(faces[f].reflection, where[g]);
     }
   }
-  // The two faces of an axis with the same impedance and factor share their Q.
+  // Box images (hits): the two faces of an axis with the same impedance and factor share their Q.
   std::array<bool, 3> twin{};
-  for (int a = 0; a < 3; ++a)
-    twin[a] = zeta[2 * a] == zeta[2 * a + 1] && rho[2 * a] == rho[2 * a + 1];
+  if (nf >= 6)
+    for (int a = 0; a < 3; ++a)
+      twin[a] = zeta[2 * a] == zeta[2 * a + 1] && rho[2 * a] == rho[2 * a + 1];
   // Each bin's grid interval and the weights of its two ends, times phased_weight (bin 0, DC,
   // takes the first grid point).
   const std::size_t padded = (used + kBlock - 1) / kBlock * kBlock;
@@ -200,7 +230,7 @@ std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSo
   std::vector<cplx> a(points);
   std::vector<double> a_re(points), a_im(points);
   std::array<double, kBlock> base_re{}, base_im{}, s_re{}, s_im{};
-  for (const ImageSource* kept : strong_images(images, box, f0, top)) {
+  for (const ImageSource* kept : strong_images(images, faces, air_rate, c, f0, top)) {
     const ImageSource& im = *kept;
     const double d = std::max(im.distance, 1e-9);
     const double cos_axis[3] = {std::abs(im.direction.x), std::abs(im.direction.y),
@@ -208,7 +238,11 @@ std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSo
     for (std::size_t g = 0; g < points; ++g) {
       const double kd = 2.0 * std::numbers::pi * grid[g] / c * d;
       cplx r = std::exp(-0.5 * air[g] * d) / (4.0 * std::numbers::pi * d);
-      for (int ax = 0; ax < 3; ++ax) {
+      // A polyhedral image: each reflection with its own angle.
+      for (const Reflection& ref : im.reflections)
+        r *= rho[ref.face][g] *
+             std::conj(spherical_reflection(zeta[ref.face][g], ref.cos_theta, kd));
+      for (int ax = 0; ax < 3 && im.reflections.empty(); ++ax) {
         const int lo = im.hits[2 * ax], hi = im.hits[2 * ax + 1];
         if (lo + hi == 0) continue;
         const auto factor = [&](int f) {

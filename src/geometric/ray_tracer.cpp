@@ -137,8 +137,12 @@ EnergyHistogram RayTracer::trace_block(const RayTraceParams& p, std::uint64_t bl
       double len = std::abs(denom) > 1e-300 ? dot(Vec3{a.x(), a.y(), a.z()} - pos, n) / denom : 0.0;
       len = std::max(len, 0.0);
       // Receivers crossed by the segment [pos, pos + len dir].
-      const double counted_after =
-          std::max(scattered ? 0.0 : p.specular_until, p.silent_until) * p.sound_speed;
+      // Paths of more reflections than the images' largest order are the rays' at any time.
+      const bool beyond_specular = p.specular_order >= 0 && reflection > p.specular_order;
+      const bool beyond_silent = p.silent_order >= 0 && reflection > p.silent_order;
+      const double counted_after = std::max(scattered || beyond_specular ? 0.0 : p.specular_until,
+                                            beyond_silent ? 0.0 : p.silent_until) *
+                                   p.sound_speed;
       if (travelled + len > counted_after) {
         for (std::size_t r = 0; r < p.receivers.size(); ++r) {
           const Vec3 w = p.receivers[r] - pos;

@@ -1,23 +1,40 @@
 #include "sphreverb/geometric/response.hpp"
 
+#include "sphreverb/geometric/counter_rng.hpp"
 #include "sphreverb/geometric/hybrid.hpp"
 #include "sphreverb/geometric/phased_images.hpp"
+#include "sphreverb/geometric/polyhedral_images.hpp"
 #include "sphreverb/geometric/source_filter.hpp"
 
 namespace sphreverb {
 
-GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogram& rays,
-                                     std::size_t r, bool bformat, std::size_t realisations) {
+std::uint64_t source_seed(std::uint64_t seed, std::size_t k) {
+  return k == 0 ? seed : splitmix64(seed ^ splitmix64(0xBB67AE8584CAA73BULL + k));
+}
+
+namespace {
+
+// The response of source k alone at receiver r (unweighted), as geometric_response describes.
+GeometricResponse source_response(const HybridPlan& plan, const EnergyHistogram& rays,
+                                  std::size_t k, std::size_t r, bool bformat,
+                                  std::size_t realisations) {
   GeometricResponse out;
+  const std::size_t receivers = plan.rays.receivers.size();
+  const std::size_t slot = k * receivers + r;
+  SynthesisParams p = plan.synthesis;
+  p.seed = plan.sources.at(k).seed;
+  p.source_highpass = plan.sources.at(k).highpass;
   std::vector<ImageSource> images;
-  if (plan.box_images) images = box_image_sources(plan.images[r]);
+  if (plan.box_images) images = box_image_sources(plan.images.at(slot));
+  if (plan.poly_images)
+    images = PolyhedralImages(plan.surfaces, plan.faces).images(plan.poly.at(slot));
   out.images = images.size();
   std::vector<std::vector<double>> energy;
   std::vector<std::vector<BinMoments>> moments;
-  if (rays.receivers > r)
+  if (rays.receivers > slot)
     for (std::size_t b = 0; b < kGeoBandCount; ++b) {
-      energy.push_back(rays.series(r, b));
-      moments.push_back(rays.moment_series(r, b));
+      energy.push_back(rays.series(slot, b));
+      moments.push_back(rays.moment_series(slot, b));
     }
   // Phased images: the noise tail alone is synthesised, the images' coherent sum added to it;
   // above the plan's phased limit the images' taps take over through the complementary weight.
@@ -25,9 +42,12 @@ GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogr
   const std::vector<ImageSource> none;
   const std::vector<ImageSource>& taps = plan.phased_images ? none : images;
   if (plan.phased_images) {
-    const SynthesisParams& p = plan.synthesis;
-    phased = phased_image_response(images, plan.images[r], p.rate, p.samples, bformat,
-                                   plan.phased_limit);
+    phased = plan.poly_images
+                 ? phased_image_response(images, plan.poly.at(slot).factors, plan.poly[slot].air,
+                                         plan.poly[slot].sound_speed, p.rate, p.samples, bformat,
+                                         plan.phased_limit)
+                 : phased_image_response(images, plan.images.at(slot), p.rate, p.samples, bformat,
+                                         plan.phased_limit);
     for (auto& c : phased) c = drive_highpass(c, p.rate, p.source_highpass);
     if (plan.phased_limit > 0.0) {
       auto above = bformat ? synthesize_bformat(images, {}, {}, p)
@@ -42,15 +62,39 @@ GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogr
     if (phased.empty()) return;
     for (std::size_t i = 0; i < x.size() && i < phased[c].size(); ++i) x[i] += phased[c][i];
   };
-  out.channels =
-      bformat ? synthesize_bformat(taps, energy, moments, plan.synthesis)
-              : std::vector<std::vector<double>>{synthesize_response(taps, energy, plan.synthesis)};
+  out.channels = bformat ? synthesize_bformat(taps, energy, moments, p)
+                         : std::vector<std::vector<double>>{synthesize_response(taps, energy, p)};
   for (std::size_t c = 0; c < out.channels.size(); ++c) add_phased(out.channels[c], c);
-  SynthesisParams other = plan.synthesis;
-  for (std::size_t k = 1; k < realisations; ++k) {
-    other.seed = realisation_seed(plan.synthesis.seed, k);
+  SynthesisParams other = p;
+  for (std::size_t j = 1; j < realisations; ++j) {
+    other.seed = realisation_seed(p.seed, j);
     out.more.push_back(synthesize_response(taps, energy, other));
     add_phased(out.more.back(), 0);
+  }
+  return out;
+}
+
+}  // namespace
+
+GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogram& rays,
+                                     std::size_t r, bool bformat, std::size_t realisations) {
+  if (plan.sources.empty()) {  // silent: zeros of the response's shape
+    GeometricResponse out;
+    out.channels.assign(bformat ? 4 : 1, std::vector<double>(plan.synthesis.samples, 0.0));
+    out.more.assign(realisations > 0 ? realisations - 1 : 0,
+                    std::vector<double>(plan.synthesis.samples, 0.0));
+    return out;
+  }
+  GeometricResponse out = source_response(plan, rays, 0, r, bformat, realisations);
+  for (std::size_t k = 1; k < plan.sources.size(); ++k) {
+    const GeometricResponse one = source_response(plan, rays, k, r, bformat, realisations);
+    const double w = plan.sources[k].weight;
+    const auto add = [w](std::vector<double>& sum, const std::vector<double>& x) {
+      for (std::size_t i = 0; i < sum.size() && i < x.size(); ++i) sum[i] += w * x[i];
+    };
+    for (std::size_t c = 0; c < out.channels.size(); ++c) add(out.channels[c], one.channels[c]);
+    for (std::size_t j = 0; j < out.more.size(); ++j) add(out.more[j], one.more[j]);
+    out.images += one.images;
   }
   return out;
 }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "sphreverb/model/boundary.hpp"
+
 namespace sphreverb {
 namespace {
 
@@ -16,13 +18,6 @@ void add_triangle(Mesh& m, const Vec3& a, const Vec3& b, const Vec3& c, std::siz
 }
 
 }  // namespace
-
-std::array<Vec3, 3> shape_frame(const Vec3& normal) {
-  const Vec3 n = normalized(normal);
-  const Vec3 ref = std::abs(n.z) > 0.9 ? Vec3{1.0, 0.0, 0.0} : Vec3{0.0, 0.0, 1.0};
-  const Vec3 u = normalized(cross(n, ref));
-  return {n, u, cross(n, u)};
-}
 
 void add_box(Mesh& m, const Vec3& lo, const Vec3& hi,
              const std::array<std::size_t, 6>& face_surface) {
@@ -50,34 +45,16 @@ void add_box(Mesh& m, const Vec3& lo, const Vec3& hi,
 }
 
 void add_shape(Mesh& m, const Shape& shape, std::size_t surface, int segments) {
-  const auto [n, u, v] = shape_frame(shape.normal);
-  const Vec3 c = shape.center;
-  const double two_pi = 2.0 * std::numbers::pi;
-  auto ring = [&](int k, double r, const Vec3& centre) {
-    const double phi = two_pi * k / segments;
-    return centre + r * (std::cos(phi) * u + std::sin(phi) * v);
-  };
-  switch (shape.kind) {
-    case ShapeKind::Rectangle: {
-      const Vec3 du = 0.5 * shape.width * u, dv = 0.5 * shape.height * v;
-      add_triangle(m, c - du - dv, c + du - dv, c + du + dv, surface);
-      add_triangle(m, c - du - dv, c + du + dv, c - du + dv, surface);
-      break;
-    }
-    case ShapeKind::Disc:
-      for (int k = 0; k < segments; ++k)
-        add_triangle(m, c, ring(k, shape.radius, c), ring(k + 1, shape.radius, c), surface);
-      break;
-    case ShapeKind::Cylinder: {
-      const Vec3 b = c - 0.5 * shape.height * n, t = c + 0.5 * shape.height * n;
-      for (int k = 0; k < segments; ++k) {
-        add_triangle(m, ring(k, shape.radius, b), ring(k + 1, shape.radius, b),
-                     ring(k + 1, shape.radius, t), surface);
-        add_triangle(m, ring(k, shape.radius, b), ring(k + 1, shape.radius, t),
-                     ring(k, shape.radius, t), surface);
-      }
-      break;
-    }
+  append_triangles(WallShape::from(shape), surface, m, segments);
+}
+
+void add_mesh(Mesh& m, const Mesh& part, const std::vector<std::size_t>& surface_slot) {
+  const std::size_t first = m.vertices.size();
+  m.vertices.insert(m.vertices.end(), part.vertices.begin(), part.vertices.end());
+  for (std::size_t t = 0; t < part.triangles.size(); ++t) {
+    const auto& tri = part.triangles[t];
+    m.triangles.push_back({first + tri[0], first + tri[1], first + tri[2]});
+    m.surface.push_back(surface_slot.at(part.surface[t]));
   }
 }
 

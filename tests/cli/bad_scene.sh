@@ -78,6 +78,16 @@ if grep -q 'warning: \[emitter.mono\]' "$work/quiet_monopole.log"; then
 else
   passed=$((passed + 1)); echo "ok   quiet_monopole"
 fi
+# [hybrid]: a mesh room is traced (check reports the geometric part); what the geometric part
+# cannot model is refused, naming the key: a moving receiver or source, a monopole's sweep.
+lroom="$src/configs/l_room.ini"
+case_ hybrid_mesh_room 0 "hybrid               crossover" check "$lroom" --hybrid.rays 1000
+case_ hybrid_moving_receiver 2 "[receiver.near] path" check "$lroom" --hybrid.rays 1000 \
+  --receiver.near.path "0 0.6 0.3 0.45; 0.05 0.7 0.3 0.45"
+case_ hybrid_moving_source 2 "[emitter.talker] path" check "$base" --hybrid.rays 1000 \
+  --emitter.gain 0 --emitter.talker.type monopole --emitter.talker.path "0 0.3 0.2 0.2; 0.05 0.4 0.2 0.2"
+case_ hybrid_monopole_sweep 2 "[emitter.talker] input" check "$lroom" --hybrid.rays 1000 \
+  --emitter.talker.input sweep
 # The reference.
 case_ keys 0 '| `spacing` | number | m | `0.015` | (0, 1] |' keys
 

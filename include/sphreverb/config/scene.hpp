@@ -302,7 +302,10 @@ struct HybridSpec {
   double crossover = 0.0;      // Hz, resolved by the parser: 0 = the default (scene.cpp)
   std::string crossover_basis;  // how the parser chose it, for check and the log ("given", ...)
   std::int64_t rays = 100000;  // rays traced, [0, 1e9]; 0 = image sources only
-  double image_time = 0.1;     // s, reflections from box image sources up to this delay
+  double image_time = 0.1;     // s, reflections from image sources up to this delay
+  // Largest reflection order of the polyhedral image sources (any room but a [room] box, whose
+  // lattice of images has every order), [0, 20].
+  std::int64_t image_order = 3;
   // The image sources summed coherently with the spherical-wave reflection factor
   // (geometric/phased_images.hpp), the faces flat (the whole reflected energy, the rays after
   // image_time only), instead of octave-band taps of the plane-wave factor.

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <vector>
 
 #include "sphreverb/core/vec3.hpp"
@@ -33,13 +34,29 @@ struct BoxImageParams {
   double max_delay = 0.05;                // s, images with delay d / c < max_delay are kept
 };
 
+// One face's reflection factors per band (BoxImageParams' per face, or a polyhedral face's).
+struct FaceFactors {
+  BandValues reflection{};  // amplitude factor apart from the impedance
+  BandValues impedance{};   // real zeta; 0: none
+};
+
+// One reflection of a polyhedral image's path: the face (an index into the caller's face list)
+// and the cosine of its angle of incidence, in [0, 1].
+struct Reflection {
+  std::size_t face = 0;
+  double cos_theta = 1.0;
+};
+
 struct ImageSource {
   double delay = 0.0;         // s, distance / sound_speed
   double distance = 0.0;      // m
   BandValues amplitude{};     // per band, see above
   Vec3 direction;             // unit, from the receiver towards the image (the arrival direction)
   int order = 0;              // reflections along the path
-  std::array<int, 6> hits{};  // reflections off each face
+  std::array<int, 6> hits{};  // reflections off each face of a box (box_image_sources)
+  // A polyhedral image's reflections (polyhedral_images.hpp), from the source to the receiver,
+  // each with its own angle; empty for a box image (hits).
+  std::vector<Reflection> reflections;
 };
 
 // Every image with delay < max_delay, sorted by delay (ties by order, then by the image's

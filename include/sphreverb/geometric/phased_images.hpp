@@ -1,4 +1,4 @@
-// Phased image sources: the specular part of a box room as one coherent pressure response, each
+// Phased image sources: the specular part of a room as one coherent pressure response, each
 // image's spherical wave reflected by the spherical-wave factor Q of every face it met
 // (spherical_reflection.hpp) instead of a plane-wave factor per octave band.
 //
@@ -20,6 +20,11 @@
 // H over twice the response length rounded up to a power of two, cut to `samples`; a single
 // image with no reflection is the band-limited impulse 1 / (4 pi d) at d / c, the unit of
 // image_sources.hpp.
+//
+// A polyhedral image (polyhedral_images.hpp, ImageSource::reflections non-empty) takes the product
+// over its reflections j of rho_{f_j} Q_{f_j}(cos theta_j), each reflection at its own angle of
+// incidence; a box image's product above is the same product grouped by face (every reflection
+// off the faces of axis a at cos theta_a), computed as before.
 //
 // Cost: images x bins. A limit ends the sum where the join no longer needs it (hybrid_assembly);
 // the taps of the same images, through phased_complement, fill the spectrum above. Below it the
@@ -57,6 +62,14 @@ std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSo
                                                        const BoxImageParams& box, double rate,
                                                        std::size_t samples, bool bformat = false,
                                                        double limit = 0.0);
+
+// The same for images whose reflections index `faces` (a box image's hits: faces 0 .. 5 in the
+// box's order), with the air's energy decay rate `air` (1/m, per band) and the sound speed (m/s).
+std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSource>& images,
+                                                       const std::vector<FaceFactors>& faces,
+                                                       const BandValues& air, double sound_speed,
+                                                       double rate, std::size_t samples,
+                                                       bool bformat = false, double limit = 0.0);
 
 // x through 1 - phased_weight(f, limit), zero phase (FFT over twice x's length): the part of the
 // spectrum the phased sum leaves to the taps, so that phased + complement(taps) joins them flat.

@@ -23,7 +23,12 @@
 // Specular paths are the image sources' part before `specular_until` (s): until then a ray adds
 // to the histograms only once it has been scattered (so nothing is counted twice); after it,
 // every ray counts. Before `silent_until` (s) no ray counts: the image sources carry the whole
-// reflected energy until then (phased images, docs/theory/geometric.md).
+// reflected energy until then (phased images, docs/theory/geometric.md). Polyhedral images
+// (polyhedral_images.hpp) stop at a largest order N as well: with `specular_order` = N >= 0 a
+// ray counts before specular_until also once it has reflected more than N times (the images
+// have no such path), and with `silent_order` = N >= 0 likewise before silent_until (Vorlaender,
+// Auralization, ch. 11: images and rays neither count a path twice nor leave a gap). -1: the
+// times alone (a box's images, of every order).
 //
 // Determinism: ray i draws its numbers from CounterRng(seed, i); rays are traced in blocks of
 // `block_rays`, a block's histogram depends on the block alone, and sum_blocks adds blocks in
@@ -53,6 +58,8 @@ struct RayTraceParams {
   std::size_t bins = 100;       // histogram length; bins * bin_width = the response length
   double specular_until = 0.0;  // s, see above
   double silent_until = 0.0;    // s, see above
+  int specular_order = -1;      // see above; -1: none
+  int silent_order = -1;        // see above; -1: none
   double energy_floor = 1e-7;   // relative, per ray
   int max_reflections = 100000;
 };

@@ -1,6 +1,8 @@
-// The geometric response of one receiver, as the join and the outputs use it: its box image
-// sources (octave-band taps, or the phased sum of phased_images.hpp) plus the noise tail shaped
-// by the ray histograms (synthesis.hpp), through the source's drive high-pass.
+// The geometric response of one receiver, as the join and the outputs use it: per source of the
+// plan (plan.hpp), its box or polyhedral image sources (octave-band taps, or the phased sum of
+// phased_images.hpp) plus the noise tail shaped by its ray histograms (synthesis.hpp, the
+// source's own noise seed), through the source's drive high-pass, times its weight; summed over
+// the sources.
 #pragma once
 
 #include <cstddef>
@@ -16,10 +18,11 @@ struct GeometricResponse {
   // W of realisations 1 .. realisations - 1 (other noise, the same images and histograms):
   // hybrid.hpp's calibration averages over them with channels[0].
   std::vector<std::vector<double>> more;
-  std::size_t images = 0;  // image sources of the receiver (0 without a box)
+  std::size_t images = 0;  // image sources of the receiver, all sources (0 without a box)
 };
 
-// Receiver r of `plan`, with the histograms of `rays` (none when rays.receivers <= r).
+// Receiver r of `plan`, with the histograms of `rays`: source k's in slot k R + r (R receivers;
+// none when rays.receivers <= that slot). No source: zeros.
 GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogram& rays,
                                      std::size_t r, bool bformat, std::size_t realisations);
 

@@ -1,14 +1,16 @@
 // The surfaces the geometric part traces: a triangle set with one material slot per triangle
-// (model::Mesh: `surface[t]` indexes the caller's GeoMaterial list). The [room] box and the
-// boundary shapes are triangulated here; a room or object mesh read from a file is already in
-// this form and is appended as it is.
+// (model::Mesh: `surface[t]` indexes the caller's GeoMaterial list). The [room] box is
+// triangulated here, the boundary shapes by model/shape_mesh.hpp; a room or object mesh read from
+// a file is already in this form and is appended with its surfaces renumbered.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <vector>
 
 #include "sphreverb/model/mesh.hpp"
 #include "sphreverb/model/shape.hpp"
+#include "sphreverb/model/shape_mesh.hpp"
 
 namespace sphreverb {
 
@@ -18,13 +20,14 @@ namespace sphreverb {
 void add_box(Mesh& mesh, const Vec3& lo, const Vec3& hi,
              const std::array<std::size_t, 6>& face_surface);
 
-// Appends a boundary shape (model/shape.hpp's frame): a rectangle as two triangles, a disc as a
-// fan of `segments` triangles, a cylinder's side as 2 `segments` triangles (open ends). The
+// Appends a boundary shape (model/shape.hpp's frame) as model/shape_mesh.hpp triangulates it
+// for the surface file and the areas (one triangulation): a rectangle as two triangles, a disc as
+// a fan of `segments` triangles, a cylinder's side as 2 `segments` triangles (open ends). The
 // polygons are inscribed in the circles. Both sides of every triangle reflect.
-void add_shape(Mesh& mesh, const Shape& shape, std::size_t surface, int segments = 32);
+void add_shape(Mesh& mesh, const Shape& shape, std::size_t surface, int segments = kCircleSegments);
 
-// The in-plane frame of a shape, as model/boundary.cpp builds it: u = normalised(n x ref),
-// v = n x u, ref = z unless |n_z| > 0.9 (then x); n normalised.
-std::array<Vec3, 3> shape_frame(const Vec3& normal);
+// Appends the triangles of `part` (a room or object mesh), triangle t with surface index
+// surface_slot[part.surface[t]]. Requires surface_slot.size() > every part.surface[t].
+void add_mesh(Mesh& mesh, const Mesh& part, const std::vector<std::size_t>& surface_slot);
 
 }  // namespace sphreverb

@@ -15,11 +15,17 @@ namespace sphreverb {
 // the same at every angle; 0 for rigid.
 GeoMaterial make_geo_material(const Scene& scene, const MaterialSpec& m);
 
-// Requires scene.hybrid.present. Every material scatters at least [hybrid] scattering. The receiver
-// sphere radius is [hybrid] receiver_radius or 3 (V / rays)^(1/3) capped at 0.5 m, V the room's (or
-// the fill box's) volume. The synthesis carries the SPH source's drive high-pass
-// (geometric/source_filter.hpp): the disc's [emitter] highpass with the acceleration drive, with a
-// silent disc the first monopole's, else 0.
+// m^3, the volume the geometric part's estimates use: the [room] box's, else a room mesh's
+// (mesh_check.hpp), else the fill box's.
+double hybrid_volume(const Scene& scene);
+
+// Requires scene.hybrid.present. The surfaces: the [room] box, every [geometry.NAME] mesh (room
+// and object, with its per-surface materials) and the [boundary.NAME] shapes (geometric/
+// surfaces.hpp). Every material scatters at least [hybrid] scattering. The sources: every sounding
+// source (plan.hpp), each with its drive high-pass (geometric/source_filter.hpp): the disc's
+// [emitter] highpass with the acceleration drive (0 with the other drives), a monopole's own
+// `highpass`. The receiver sphere radius is [hybrid] receiver_radius or 3 (V / rays)^(1/3) capped
+// at 0.5 m, V = hybrid_volume.
 HybridPlan make_hybrid_plan(const Scene& scene);
 
 }  // namespace sphreverb

@@ -10,9 +10,11 @@
 
 namespace sphreverb::app {
 
-// Collective. Rank k of n traces the ray blocks [k B / n, (k + 1) B / n) of the plan's B blocks;
-// rank 0 receives every block's histogram and adds them in block order, so its result is the
-// same on any rank count (the other ranks return an empty histogram). `seconds` is the wall time
+// Collective. The plan's sources' ray blocks, source after source (B per source, S B in all);
+// rank k of n traces the blocks [k S B / n, (k + 1) S B / n); rank 0 receives every block's
+// histogram and adds them in block order into the source's slots (source k, receiver r: slot
+// k R + r), so its result is the same on any rank count (the other ranks return an empty
+// histogram). `seconds` is the wall time
 // on this rank.
 EnergyHistogram trace_hybrid_rays(const HybridPlan& plan, MPI_Comm comm, double& seconds);
 

@@ -193,43 +193,70 @@ double checkpoint_bytes(const Scene& s, std::int64_t particles, std::int64_t aco
 }
 
 // [hybrid]: the crossover and the geometric part's estimated cost, an upper bound: every ray
-// runs the whole record, one AABB-tree query per mean free path 4V/S (box of the room or the fill
-// box), at the 2 us per query measured in docs/theory/geometric.md.
+// runs the whole record, one AABB-tree query per mean free path 4V/S (V = hybrid_volume, S the
+// [room] box's area or else the traced surfaces'), at the 2 us per query measured in
+// docs/theory/geometric.md; every source traces the [hybrid] rays.
 std::string hybrid_line(const Scene& s, int ranks) {
   if (!s.hybrid.present) return "";
-  const Vec3 lo = s.room.present ? s.room.min : s.fluid.fill_min;
-  const Vec3 hi = s.room.present ? s.room.max : s.fluid.fill_max;
-  const Vec3 e = hi - lo;
-  const double volume = e.x * e.y * e.z, area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
-  const double length = static_cast<double>(s.derived.samples) / s.time.sample_rate;
   // What the run does: the rays it traces (none when phased images cover the record), and
   // whether a box's images are phased.
   const HybridPlan plan = make_hybrid_plan(s);
+  const double volume = hybrid_volume(s);
+  double area = 0.0;
+  if (s.room.present) {
+    const Vec3 e = s.room.max - s.room.min;
+    area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
+  } else {
+    for (std::size_t t = 0; t < plan.surfaces.triangle_count(); ++t)
+      area += 0.5 * norm(plan.surfaces.area_vector(t));
+  }
+  const double length = static_cast<double>(s.derived.samples) / s.time.sample_rate;
   const bool phased = plan.phased_images;
-  const std::uint64_t rays = plan.rays.rays;
-  const double segments = static_cast<double>(rays) *
-                          std::max(1.0, s.fluid.sound_speed * length / (4.0 * volume / area));
+  const std::size_t sources = plan.sources.size();
+  const std::uint64_t rays = plan.rays.rays * sources;
+  const double segments =
+      static_cast<double>(rays) *
+      std::max(1.0, s.fluid.sound_speed * length / (4.0 * volume / std::max(area, 1e-12)));
   std::ostringstream o;
   o.precision(3);
   o << "  hybrid               crossover " << s.hybrid.crossover << " Hz ("
     << s.hybrid.crossover_basis << "; overlap octave " << 0.5 * s.hybrid.crossover << "-"
     << s.hybrid.crossover << " Hz); ";
+  if (sources == 0) {
+    o << "no sounding source: the geometric part is silent\n";
+    return o.str();
+  }
+  if (sources != 1) o << sources << " sources; ";
   if (rays > 0)
     o << rays << " rays, <= " << segments << " ray segments, ~" << segments * 2e-6 / ranks
       << " s on each of " << ranks << " ranks; ";
   else
     o << "no rays; ";
-  if (!plan.box_images) {
-    o << "no image sources (no [room] box)\n";
+  if (!plan.box_images && !plan.poly_images) {
+    o << "no image sources\n";
     return o.str();
   }
-  o << (phased ? "phased" : "octave-band") << " image sources up to "
-    << std::min(s.hybrid.image_time, length) * 1e3 << " ms";
+  o << (phased ? "phased" : "octave-band") << (plan.poly_images ? " polyhedral" : "")
+    << " image sources up to " << std::min(s.hybrid.image_time, length) * 1e3 << " ms";
+  if (plan.poly_images) {
+    // The enumeration's work before it runs: the unpruned candidate count, and the images the
+    // reach holds (about 4/3 pi (c t)^3 / V, fewer at the order limit).
+    const double reach = s.fluid.sound_speed * std::min(s.hybrid.image_time, length);
+    o << ", order <= " << s.hybrid.image_order << " (" << plan.faces.size()
+      << " faces, <= " << candidate_bound(plan.faces.size(), static_cast<int>(s.hybrid.image_order))
+      << " candidates per source and receiver; the reach holds ~"
+      << 4.0 / 3.0 * std::numbers::pi * reach * reach * reach / volume << " images of every order)";
+    if (candidate_bound(plan.faces.size(), static_cast<int>(s.hybrid.image_order)) >
+        kManyImageCandidates)
+      o << "; many candidates: a smaller image_order is faster";
+    o << "\n";
+    return o.str();
+  }
   if (phased) {
     // images ~ 4/3 pi (c t)^3 / V per receiver, each over the FFT bins up to the phased limit
     const double reach = s.fluid.sound_speed * std::min(s.hybrid.image_time, length);
     const double images = 4.0 / 3.0 * std::numbers::pi * reach * reach * reach / volume;
-    o << " (~" << images << " per receiver)";
+    o << " (~" << images << " per source and receiver)";
   }
   o << "\n";
   return o.str();

@@ -262,9 +262,18 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
   if (scene.hybrid.present) {
     hybrid = std::make_unique<HybridRun>();
     hybrid->plan = make_hybrid_plan(scene);
+    if (hybrid->plan.poly_images) {
+      const double bound =
+          candidate_bound(hybrid->plan.faces.size(), static_cast<int>(scene.hybrid.image_order));
+      if (bound > kManyImageCandidates)
+        log->warn(
+            "hybrid: the image sources may take long: {} faces, up to {:.3g} candidates "
+            "per source and receiver at image_order {} (a smaller image_order is faster)",
+            hybrid->plan.faces.size(), bound, scene.hybrid.image_order);
+    }
     facts.has_hybrid = true;
     facts.hybrid.crossover = scene.hybrid.crossover;
-    facts.hybrid.rays = hybrid->plan.rays.rays;
+    facts.hybrid.rays = hybrid->plan.rays.rays * hybrid->plan.sources.size();
     facts.hybrid.receiver_radius = hybrid->plan.rays.receiver_radius;
     hybrid->rays = trace_hybrid_rays(hybrid->plan, comm, facts.hybrid.trace_seconds);
     facts.hybrid.segments = hybrid->rays.segments;
