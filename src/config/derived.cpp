@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "detail/passes.hpp"
@@ -107,12 +108,65 @@ void derive_materials(Scene& s) {
       const BandFit fit = fit_bands(bands, rho_c, layer_mass, 0.5 / (2.0 * M_PI * d.dt_cfl));
       m.impedance = fit.wall;
       m.fit_rms = fit.rms_error;
+      m.fitted = fit.fitted;
+      if (fit.rms_error > kMaterialFitWarn) {
+        // The layer mass and the resonance bound scale with the spacing: refit at finer ones.
+        m.fitting_spacing = 0.0;
+        for (const double k : {1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0}) {
+          const BandFit finer =
+              fit_bands(bands, rho_c, layer_mass / k, k * 0.5 / (2.0 * M_PI * d.dt_cfl));
+          if (finer.rms_error <= kMaterialFitWarn) {
+            m.fitting_spacing = dx / k;
+            break;
+          }
+        }
+      }
     }
     if (!m.rigid && !m.absorption.empty()) {
       m.stiffness = m.impedance.stiffness / layers;
       m.damping = m.impedance.resistance / layers;
       m.mass = std::max(0.0, m.impedance.mass - layer_mass) / layers;
     }
+  }
+}
+
+// "0.010 0.032 ..." (3 decimals) for messages.
+std::string alpha_list(const std::array<double, 6>& a) {
+  std::string out;
+  for (const double v : a) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    out += (out.empty() ? "" : " ") + std::string(buf);
+  }
+  return out;
+}
+
+// A warning per band material a surface uses whose fitted wall misses its table by more than
+// kMaterialFitWarn (rms over the bands): the SPH part then hears another material than the
+// geometric part and the diffuse-field estimates from the table.
+void warn_material_fits(Scene& s) {
+  std::vector<std::string> used;
+  for (const auto& use : material_uses(s)) used.push_back(use.name);
+  for (const auto& g : s.geometries)
+    used.insert(used.end(), g.surface_material.begin(), g.surface_material.end());
+  for (const auto& m : s.materials) {
+    if (m.absorption.size() != kOctaveBands.size() || !(m.fit_rms > kMaterialFitWarn)) continue;
+    if (std::find(used.begin(), used.end(), m.name) == used.end()) continue;
+    std::array<double, 6> given{};
+    std::copy(m.absorption.begin(), m.absorption.end(), given.begin());
+    std::string w = "[material." + m.name + "] absorption_bands " + alpha_list(given) +
+                    " (125 Hz-4 kHz): the SPH wall fitted at spacing " +
+                    format_number(s.fluid.spacing * 1e3) + " mm (one mass-spring-damper) gives " +
+                    alpha_list(m.fitted) + ", rms error " +
+                    format_number(std::round(m.fit_rms * 1e3) / 1e3) + " (above " +
+                    format_number(kMaterialFitWarn) +
+                    "): below the crossover the run hears that wall, not the table; ";
+    w += m.fitting_spacing > 0.0
+             ? "a spacing of " + format_number(std::floor(m.fitting_spacing * 1e4) / 10.0) +
+                   " mm or finer fits within " + format_number(kMaterialFitWarn)
+             : "no spacing down to a tenth of this one fits within " +
+                   format_number(kMaterialFitWarn) + " (one resonator cannot follow this curve)";
+    s.warnings.push_back(w);
   }
 }
 
@@ -327,6 +381,7 @@ void derive(const Reader& r, Scene& s) {
   // Rigid walls get the stiffness whose bound 0.5/omega equals dt_cfl.
   d.rigid_stiffness = f.rest_density * dx * std::pow(0.5 / d.dt_cfl, 2);
   derive_materials(s);
+  warn_material_fits(s);
   derive_room_walls(r, s);
   d.ghost_walls = d.ghost_room ||
                   std::any_of(s.geometries.begin(), s.geometries.end(),

@@ -174,6 +174,30 @@ Reverberation scene_reverberation(const Scene& s, bool& known) {
   return diffuse_field_t60(air_volume(s), absorbing, s.fluid.sound_speed);
 }
 
+Reverberation table_reverberation(const Scene& s, bool& known) {
+  known = true;
+  std::vector<AbsorbingSurface> absorbing;
+  for (const SceneSurface& f : scene_surfaces(s)) {
+    AbsorbingSurface a;
+    a.area = f.area * f.sides;
+    const MaterialSpec& m = s.material(f.material);
+    if (!m.rigid) {
+      for (std::size_t b = 0; b < kOctaveBands.size(); ++b) {
+        if (!m.absorption_octaves.empty())
+          a.alpha_st[b] = m.absorption_octaves[b];
+        else if (!m.absorption.empty())
+          a.alpha_st[b] =
+              random_incidence_absorption(m.absorption[std::min(b, m.absorption.size() - 1)]);
+        else
+          known = false;
+      }
+    }
+    absorbing.push_back(a);
+  }
+  if (!known) return {};
+  return diffuse_field_t60(air_volume(s), absorbing, s.fluid.sound_speed);
+}
+
 namespace {
 std::size_t material_id(Mesh& mesh, const std::string& material) {
   auto& names = mesh.surface_names;

@@ -97,6 +97,10 @@ struct MaterialSpec {
   std::vector<double> absorption;
   WallImpedance impedance;  // per unit wall area, tethered air layer included (absorption only)
   double fit_rms = 0.0;     // absorption_bands: rms error of the fit in alpha at the band centres
+  std::array<double, 6> fitted{};  // absorption_bands: the fitted wall's alpha at the centres
+  // absorption_bands with fit_rms > kMaterialFitWarn: the largest of the spacings dx / k tried
+  // (derived.cpp) whose fit is within it, m; 0 = none of them.
+  double fitting_spacing = 0.0;
   // The geometric part ([hybrid]): random-incidence absorption at 125 Hz ... 8 kHz (7 values;
   // empty = derived from the wall model above, solver/hybrid_assembly.hpp) and the scattering
   // coefficient, [0, 1].
@@ -323,6 +327,8 @@ struct HybridSpec {
   double humidity = 50.0;        // %, [10, 100]
   double pressure = 101.325;     // kPa, [50, 110]
 };
+// The rms error in alpha above which a band material's fit is warned of (check, the log).
+inline constexpr double kMaterialFitWarn = 0.05;
 // The default crossover as a fraction of f_max: a half octave below it, where the output's
 // 4th-order Butterworth low-pass at f_max is down by 0.24 dB only.
 inline constexpr double kDefaultCrossover = 0.7;

@@ -56,6 +56,12 @@ bool material_random_absorption(const Scene& scene, const std::string& material,
 // absorption to report.
 Reverberation scene_reverberation(const Scene& scene, bool& known);
 
+// The same estimate from the materials' tables rather than the SPH's fitted walls: the
+// random-incidence `absorption_octaves` (125 Hz ... 4 kHz of them) where given, else Paris'
+// coefficient of the given normal-incidence `absorption_bands` or `absorption` (the reference of
+// the geometric part above the crossover); `known` as above.
+Reverberation table_reverberation(const Scene& scene, bool& known);
+
 // Every surface as triangles: surface index = the material's position in surface_names (one
 // name per material used, in order of first use). Every triangle winds with its right-hand
 // normal into the air (room faces and room meshes inwards, objects and cylinders outwards;

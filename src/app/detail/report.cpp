@@ -178,9 +178,27 @@ std::string surfaces_report(const Scene& s) {
     << " m/s, no air absorption; octaves above f_max = " << s.derived.f_max
     << " Hz are beyond the resolution\n";
   row("    octave (Hz)      ", bands, 0);
+  o << "    the SPH walls as fitted at this spacing (the SPH band, below the crossover):\n";
   row("    mean alpha random", r.mean_alpha, 3);
   row("    Sabine T60 (s)   ", r.sabine, 3);
   row("    Eyring T60 (s)   ", r.eyring, 3);
+  bool tables_known = false;
+  const Reverberation t = table_reverberation(s, tables_known);
+  if (tables_known) {
+    o << "    the materials' tables (absorption_octaves; the geometric band, above the "
+         "crossover):\n";
+    row("    mean alpha random", t.mean_alpha, 3);
+    row("    Sabine T60 (s)   ", t.sabine, 3);
+    row("    Eyring T60 (s)   ", t.eyring, 3);
+  }
+  for (const MaterialSpec& m : s.materials) {
+    if (m.absorption.size() != kOctaveBands.size()) continue;
+    std::array<double, 6> given{};
+    std::copy(m.absorption.begin(), m.absorption.end(), given.begin());
+    o << "  material " << m.name << " (normal incidence, fit rms " << m.fit_rms << ")\n";
+    row("    alpha_n requested", given, 3);
+    row("    alpha_n fitted   ", m.fitted, 3);
+  }
   return o.str();
 }
 

@@ -1001,3 +1001,43 @@ TEST(SceneParse, TurningObject) {
 
 }  // namespace
 }  // namespace sphreverb
+
+namespace sphreverb {
+namespace {
+
+// A band material whose one-resonator fit misses its table by more than kMaterialFitWarn is
+// warned of, with the fitted values and a spacing that fits; a material that fits, or one no
+// surface uses, is not.
+TEST(SceneParse, BandMaterialFitWarning) {
+  const std::string carpet =
+      "\n[material.carpet]\nabsorption_bands = 0.010 0.032 0.078 0.235 0.431 0.481\n";
+  auto fit_warnings = [](const Scene& s) {
+    std::vector<std::string> out;
+    for (const std::string& w : s.warnings)
+      if (w.find("[material.carpet]") != std::string::npos) out.push_back(w);
+    return out;
+  };
+  const std::string used = replace(kFull, "material = soft\n", "material = carpet\n") + carpet;
+  const Scene coarse =
+      parse_scene(used, kPath, {{"fluid.spacing", "0.1"}, {"room.max", "4.5 3.5 2.7"}});
+  const MaterialSpec& m = coarse.material("carpet");
+  EXPECT_GT(m.fit_rms, kMaterialFitWarn);
+  ASSERT_EQ(fit_warnings(coarse).size(), 1u);
+  expect_mentions(fit_warnings(coarse)[0], {"absorption_bands", "100 mm", "or finer fits"});
+  ASSERT_GT(m.fitting_spacing, 0.0);
+  EXPECT_LT(m.fitting_spacing, 0.1);
+  // At the spacing it names the fit is within the limit: no warning.
+  char finer[32];
+  std::snprintf(finer, sizeof finer, "%.17g", m.fitting_spacing);
+  const Scene fine =
+      parse_scene(used, kPath, {{"fluid.spacing", finer}, {"room.max", "4.5 3.5 2.7"}});
+  EXPECT_LE(fine.material("carpet").fit_rms, kMaterialFitWarn);
+  EXPECT_TRUE(fit_warnings(fine).empty());
+  // Unused: no warning.
+  EXPECT_TRUE(fit_warnings(parse_scene(kFull + carpet, kPath,
+                                       {{"fluid.spacing", "0.1"}, {"room.max", "4.5 3.5 2.7"}}))
+                  .empty());
+}
+
+}  // namespace
+}  // namespace sphreverb
