@@ -118,7 +118,7 @@ void Simulation::record_background_balance() {
   background_.rebuild(p_);
   if (rank_ == 0)
     logger("sim")->info(
-        "background pressure {} Pa balanced at rest for {} particles next to holes in the "
+        "background pressure {:g} Pa balanced at rest for {} particles next to holes in the "
         "kernel support",
         physics_.background_pressure, background_.size());
 }

@@ -71,8 +71,8 @@ std::string hyperdiffusion_line(const Scene& s) {
     o << "  hyperdiffusion       " << f.hyperdiffusion << " (every " << kHyperdiffusionEvery
       << " steps): T60 cap " << cap(f.hyperdiffusion) << " s at f_max, ~f^-4 below\n";
   if (const double eps = hyperviscosity_of(s); eps > 0.0)
-    o << "  hyperviscosity       " << eps << (f.hyperviscosity_auto ? " (auto" : " (")
-      << "; the velocity's, with it): T60 cap " << cap(eps)
+    o << "  hyperviscosity       " << eps << (f.hyperviscosity_auto ? " (auto: " : " (")
+      << "the same filter on the velocity): T60 cap " << cap(eps)
       << " s at f_max in the air, more at mesh walls (docs/limitations.md)\n";
   return o.str();
 }
