@@ -141,6 +141,35 @@ class TestRoom(unittest.TestCase):
                                    rtol=1e-12)
 
 
+    def test_plates_on_faces_replace_the_face(self):
+        # A carpet box with a rigid window on y = 0 and a half-outside door on x = max: the
+        # window's and the door's part of the face become rigid, the rest stays carpet; the
+        # total area is the box's.
+        with open(FIXTURE) as f:
+            summary = json.load(f)
+        summary["scene_overrides"] = {"room.material": "carpet"}
+        summary["materials"] = {"carpet": CARPET}
+        summary["scene"] += ("\n[boundary.window]\nshape = rectangle\ncenter = 0.3 0 0.2\n"
+                             "normal = 0 1 0\nsize = 0.2 0.1\nmaterial = rigid\n"
+                             "[boundary.door]\nshape = disc\ncenter = 0.6 0.2 0.2\n"
+                             "normal = -1 0 0\nradius = 0.05\n"
+                             "[boundary.shelf]\nshape = rectangle\ncenter = 0.3 0.2 0.2\n"
+                             "normal = 0 0 1\nsize = 0.1 0.1\nmaterial = carpet\n")
+        m = report.room_model(summary)
+        faces = {f: a for f, _, a in m["faces"]}
+        dims = (0.6, 0.495, 0.405)
+        self.assertAlmostEqual(faces["y_min"], dims[0] * dims[2] - 0.02, places=12)
+        self.assertAlmostEqual(faces["x_max"], dims[1] * dims[2] - np.pi * 0.0025, places=12)
+        self.assertAlmostEqual(faces["boundary.window"], 0.02, places=12)
+        self.assertNotIn("boundary.shelf", faces)           # not on a face
+        V, S = np.prod(dims), 2 * (0.6 * 0.495 + 0.495 * 0.405 + 0.6 * 0.405)
+        self.assertAlmostEqual(sum(faces.values()), S, places=12)
+        a = report.random_incidence(CARPET["model_absorption_at_bands"]) * \
+            (S - 0.02 - np.pi * 0.0025) / S
+        np.testing.assert_allclose(m["alpha_st"], a, rtol=1e-12)
+        np.testing.assert_allclose(m["sabine"], 24 * np.log(10) * V / (343 * S * a), rtol=1e-12)
+
+
 class TestPage(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -16,6 +16,7 @@
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/solver/assembly.hpp"
 #include "sphreverb/solver/cost.hpp"
+#include "sphreverb/solver/covered_faces.hpp"
 #include "sphreverb/solver/hybrid_assembly.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
@@ -132,11 +133,12 @@ std::string surfaces_report(const Scene& s) {
   std::ostringstream o;
   o.precision(4);
   o << meshes_report(s);
-  const std::vector<SceneSurface> surfaces = scene_surfaces(s);
+  const std::vector<SceneSurface> surfaces = exposed_surfaces(s);
   std::size_t width = 20;
   for (const SceneSurface& f : surfaces) width = std::max(width, f.name.size() + 2);
   o << "  surfaces             " << surfaces.size()
-    << " (area the air sees, of one side; plates count twice)\n";
+    << " (area the air sees, of one side; a plate in the air counts twice, one on a "
+       "room face once, in the face's place)\n";
   for (const SceneSurface& f : surfaces) {
     o << "    " << f.name << std::string(width - f.name.size(), ' ') << f.area << " m^2";
     if (f.sides == 2) o << " x 2";
@@ -144,13 +146,13 @@ std::string surfaces_report(const Scene& s) {
   }
   o << "  area per material   ";
   const char* sep = " ";
-  for (const auto& [material, area] : area_per_material(s)) {
+  for (const auto& [material, area] : exposed_area_per_material(s)) {
     o << sep << material << " " << area << " m^2";
     sep = ", ";
   }
   o << "\n";
   bool known = false;
-  const Reverberation r = scene_reverberation(s, known);
+  const Reverberation r = exposed_reverberation(s, known);
   o << "  air volume           " << air_volume(s) << " m^3";
   if (!s.geometries.empty()) o << " (the room less its objects, from the meshes)";
   o << "\n";
