@@ -170,6 +170,7 @@ void check_in_mesh_air(const Reader& r, const Scene& s) {
   std::vector<MeshQuery> queries;
   for (const auto& g : s.geometries) queries.emplace_back(*g.mesh);
   const double margin = 0.5 * s.fluid.spacing;
+  const double tol = kDistanceTolerance * s.fluid.spacing;
   const auto check = [&](const std::string& section, const std::string& key, const Vec3& p,
                          const std::string& what) {
     for (std::size_t i = 0; i < s.geometries.size(); ++i) {
@@ -182,7 +183,7 @@ void check_in_mesh_air(const Reader& r, const Scene& s) {
                    (room ? "outside the room" : "inside the solid") + " [geometry." + g.name +
                    "] (" + g.file + ")");
       const double d = queries[i].closest(p).distance;
-      if (d < margin)
+      if (d < margin - tol)
         r.fail(section, key,
                what + " " + format_vec(p) + " m lies " + format_number(d) +
                    " m from a surface of [geometry." + g.name + "] (" + g.file +
@@ -191,7 +192,7 @@ void check_in_mesh_air(const Reader& r, const Scene& s) {
   };
   for (const auto& rec : s.receivers)
     check("receiver." + rec.name, "position", rec.position, "receiver '" + rec.name + "' at");
-  check("emitter", "center", s.emitter.center, "the emitter's centre");
+  if (s.emitter.present) check("emitter", "center", s.emitter.center, "the emitter's centre");
 }
 
 }  // namespace sphreverb::config_detail

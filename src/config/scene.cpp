@@ -384,8 +384,11 @@ bool resolve_input(const Reader& r, const std::string& sec, std::string& input) 
 }
 
 void read_emitter(const Reader& r, EmitterSpec& e) {
-  if (r.section("emitter") == nullptr) {
-    throw SceneError(r.path() + ": no [emitter] section (required: input, center)");
+  if (r.section("emitter") == nullptr) {  // no disc: [emitter.NAME] sources (read_sources)
+    e.present = false;
+    e.radius = 0.0;
+    e.gain = 0.0;
+    return;
   }
   r.require("emitter", "input", "impulse, sweep or a WAV path relative to the scene file");
   r.require("emitter", "center", "x y z, m");
@@ -642,6 +645,11 @@ Scene parse_scene(const std::string& text, const std::string& path,
   read_boundaries(r, s.boundaries);
   read_emitter(r, s.emitter);
   read_sources(r, s.sources);
+  if (!s.emitter.present && s.sources.empty()) {
+    throw SceneError(r.path() +
+                     ": no source: no [emitter] section (the disc; required: input, center) and "
+                     "no [emitter.NAME] section (a monopole)");
+  }
   read_receivers(r, s.receivers);
   read_output(r, s.output);
   // The output high-pass runs at the output rate, below the anti-alias cut-off (0.45 rate).
@@ -652,6 +660,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
   config_detail::check_materials(r, s);
   config_detail::resolve_boundary_walls(s);
   config_detail::assign_geometry_materials(r, s);
+  config_detail::place_emitter(r, s);
   config_detail::derive(r, s);
   read_hybrid(r, s);
   config_detail::check_fill_box(r, s);

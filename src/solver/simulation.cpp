@@ -503,7 +503,8 @@ double Simulation::drive_end(const Signal& input) const {
       if (hz > 0.0) highpass = highpass > 0.0 ? std::min(highpass, hz) : hz;
     };
     end = seconds(input);
-    if (scene_.emitter.drive == Drive::Acceleration) slowest(scene_.emitter.highpass);
+    if (scene_.emitter.present && scene_.emitter.drive == Drive::Acceleration)
+      slowest(scene_.emitter.highpass);
     for (std::size_t k = 0; k < scene_.sources.size(); ++k) {
       if (k < source_inputs_.size()) end = std::max(end, seconds(source_inputs_[k]));
       slowest(scene_.sources[k].highpass);

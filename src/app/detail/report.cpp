@@ -274,6 +274,7 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << "  memory per rank      ~" << per_rank * solver_bytes_per_particle(s, copies) / 1048576.0
     << " MiB (" << solver_bytes_per_particle(s, copies) << " bytes per particle)\n"
     << checkpoints_line(s, dec) << hybrid_line(s, ranks) << mesh_setup_line(s, dec);
+  for (const auto& n : s.notes) o << "  note: " << n << "\n";
   for (const auto& w : s.warnings) o << "  warning: " << w << "\n";
   return o.str();
 }
