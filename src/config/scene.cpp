@@ -666,6 +666,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
   config_detail::check_fill_box(r, s);
   config_detail::check_geometry(r, s);
   config_detail::check_in_mesh_air(r, s);
+  config_detail::check_fill_box_closed(r, s);
   return s;
 }
 

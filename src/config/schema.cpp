@@ -266,7 +266,11 @@ std::vector<KeySpec> make_schema() {
                               "Surface normal, non-zero (normalised); cylinder: the axis")));
   KeySpec size = note(number(bnd, "size", open_closed(0, 1000, "m"), "",
                              "Rectangle: W H, W along u = normalised(normal x ref) and H along v "
-                             "= normal x u (ref = z, or x if the normal is along z)"),
+                             "= normal x u (ref = z, or x if |normal.z| > 0.9). For a normal "
+                             "along an axis: W runs along y on a wall facing x (H along z), "
+                             "along x on a wall facing y (H along z), and along y on a floor or "
+                             "ceiling (H along x). `check` refuses a fill box whose faces the "
+                             "walls leave open"),
                       "rectangle: required");
   size.type = KeyType::List;
   size.count = 2;

@@ -41,6 +41,19 @@ void resolve_boundary_walls(Scene& s);
 // normal to dx/2 from it, and s.notes says so (emitter_placement.cpp). A scene with [hybrid]
 // needs the disc (the geometric part's source).
 void place_emitter(const Reader& r, Scene& s);
+// The fill box's face `face` (2 axis + side, as room_face_key) sampled on a grid of dx at the
+// first lattice layer's depth (dx/2 inside it): `open` of `samples` points have air (inside any
+// room mesh, outside every object) and no wall within dx ([room] face, [boundary] shape, mesh,
+// the disc); `first` is one of them (fill_box_cover.cpp).
+struct FaceCoverage {
+  int samples = 0;
+  int open = 0;
+  std::optional<Vec3> first;
+};
+FaceCoverage fill_box_face_coverage(const Scene& s, int face);
+// Each face of the fill box closed by walls: an error naming the first face whose air faces
+// nothing over part of it, and that part's share.
+void check_fill_box_closed(const Reader& r, const Scene& s);
 // Receivers and emitter against the fill box, the boundaries and each other; warnings into
 // s.warnings (checks.cpp).
 void check_geometry(const Reader& r, Scene& s);
