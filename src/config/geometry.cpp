@@ -12,6 +12,7 @@
 #include "sphreverb/model/mesh_check.hpp"
 #include "sphreverb/model/mesh_io.hpp"
 #include "sphreverb/model/mesh_query.hpp"
+#include "sphreverb/model/mesh_repair.hpp"
 
 namespace sphreverb::config_detail {
 
@@ -66,7 +67,25 @@ void read_geometries(const Reader& r, Scene& s) {
     const auto start = std::chrono::steady_clock::now();
     try {
       auto mesh = std::make_shared<Mesh>(load_mesh(file, opt));
-      if (const auto problem = check_mesh(*mesh)) r.fail(sec, "mesh", problem->message);
+      auto problem = check_mesh(*mesh);
+      if (problem && problem->defect == MeshDefect::OpenSurface) {
+        // T-junctions (mesh_repair.hpp): edges split at the vertices lying on them, within
+        // 1e-6 of the mesh's extent (its coordinates are read in single precision).
+        Vec3 lo = mesh->vertices.front(), hi = lo;
+        for (const Vec3& v : mesh->vertices)
+          for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], v[a]), hi[a] = std::max(hi[a], v[a]);
+        const std::size_t before = mesh->triangle_count();
+        if (const std::size_t n = split_t_junctions(*mesh, 1e-6 * std::max(1.0, norm(hi - lo)))) {
+          problem = check_mesh(*mesh);
+          if (!problem)
+            s.notes.push_back("[geometry." + g.name + "] " + g.file + ": " + std::to_string(n) +
+                              " T-junction(s) repaired (edges split at the vertices lying on "
+                              "them: " +
+                              std::to_string(before) + " -> " +
+                              std::to_string(mesh->triangle_count()) + " triangles)");
+        }
+      }
+      if (problem) r.fail(sec, "mesh", problem->message);
       g.mesh = std::move(mesh);
     } catch (const MeshError& e) {
       r.fail(sec, "mesh", e.what());
