@@ -262,8 +262,9 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     o << " and the force walls' " << d.f_max_walls << " Hz (" << kForceWallPpw
       << " spacings per wavelength, V6); ";
   else
-    o << "; no force wall (mirror or ghost walls, the emitter disc a velocity boundary of its "
-         "face); ";
+    o << (s.emitter.present ? "; no force wall (mirror or ghost walls, the emitter disc a "
+                              "velocity boundary of its face); "
+                            : "; no force wall (mirror or ghost walls, no emitter disc); ");
   o << (s.output.lowpass ? "output low-passed at "
                          : "output NOT low-passed there ([output] "
                            "lowpass = false), anti-aliased at ")
