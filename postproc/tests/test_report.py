@@ -141,6 +141,35 @@ class TestRoom(unittest.TestCase):
                                    rtol=1e-12)
 
 
+    def test_plates_on_faces_replace_the_face(self):
+        # A carpet box with a rigid window on y = 0 and a half-outside door on x = max: the
+        # window's and the door's part of the face become rigid, the rest stays carpet; the
+        # total area is the box's.
+        with open(FIXTURE) as f:
+            summary = json.load(f)
+        summary["scene_overrides"] = {"room.material": "carpet"}
+        summary["materials"] = {"carpet": CARPET}
+        summary["scene"] += ("\n[boundary.window]\nshape = rectangle\ncenter = 0.3 0 0.2\n"
+                             "normal = 0 1 0\nsize = 0.2 0.1\nmaterial = rigid\n"
+                             "[boundary.door]\nshape = disc\ncenter = 0.6 0.2 0.2\n"
+                             "normal = -1 0 0\nradius = 0.05\n"
+                             "[boundary.shelf]\nshape = rectangle\ncenter = 0.3 0.2 0.2\n"
+                             "normal = 0 0 1\nsize = 0.1 0.1\nmaterial = carpet\n")
+        m = report.room_model(summary)
+        faces = {f: a for f, _, a in m["faces"]}
+        dims = (0.6, 0.495, 0.405)
+        self.assertAlmostEqual(faces["y_min"], dims[0] * dims[2] - 0.02, places=12)
+        self.assertAlmostEqual(faces["x_max"], dims[1] * dims[2] - np.pi * 0.0025, places=12)
+        self.assertAlmostEqual(faces["boundary.window"], 0.02, places=12)
+        self.assertNotIn("boundary.shelf", faces)           # not on a face
+        V, S = np.prod(dims), 2 * (0.6 * 0.495 + 0.495 * 0.405 + 0.6 * 0.405)
+        self.assertAlmostEqual(sum(faces.values()), S, places=12)
+        a = report.random_incidence(CARPET["model_absorption_at_bands"]) * \
+            (S - 0.02 - np.pi * 0.0025) / S
+        np.testing.assert_allclose(m["alpha_st"], a, rtol=1e-12)
+        np.testing.assert_allclose(m["sabine"], 24 * np.log(10) * V / (343 * S * a), rtol=1e-12)
+
+
 class TestPage(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -185,6 +214,49 @@ class TestPage(unittest.TestCase):
                 self.assertNotIn((name, band, "T30"), self.page.cells)
             # The onset on the page is the metrics' one: the 10 ms delay.
             self.assertAlmostEqual(metrics["meta"]["onset_s"], 0.01, delta=0.5 / RATE)
+
+    def test_metrics_flags_the_octaves_above_f_max(self):
+        # `metrics` on a record listed in the summary.json next to it flags the octaves whose
+        # upper edge lies above the run's f_max (1143 Hz: 1000, 2000, 4000 Hz), as the page does
+        # for the octaves it shows; its values and validity stay what they are.
+        wav = os.path.join(self.dir, "left.raw.wav")
+        out = os.path.join(self.dir, "left.flags.json")
+        code, text, err = _common.run_here("metrics", wav, "--json", out)
+        self.assertEqual(code, 0, err)
+        with open(out) as f:
+            metrics = json.load(f)
+        self.assertAlmostEqual(metrics["meta"]["f_max_hz"], 1143.3333333333335)
+        above = [b for b in metrics if b != "meta" and metrics[b]["flags"]]
+        self.assertEqual(above, ["1000", "2000", "4000"])
+        self.assertTrue(all(metrics[b]["flags"] == ["above f_max"] for b in above))
+        self.assertIn("above f_max: 1000 Hz, 2000 Hz, 4000 Hz", text)
+        rows, _ = report.analyse_receiver(*report.read_mono(wav, 0), 1143.3333333333335, None)
+        page_flagged = [r["band"] for r in rows if "above f_max" in r["flags"]]
+        self.assertEqual(page_flagged, [b for b in above if b in [r["band"] for r in rows]])
+        # The same samples outside a run's directory, or as a [hybrid] full-band response of the
+        # run (geometric above the crossover): no limit, no flag.
+        d = tempfile.mkdtemp(prefix="metrics_f_max_")
+        try:
+            alone = os.path.join(d, "left.raw.wav")
+            shutil.copy(wav, alone)
+            code, text, err = _common.run_here("metrics", alone, "--json", out)
+            self.assertEqual(code, 0, err)
+            with open(out) as f:
+                metrics = json.load(f)
+            self.assertIsNone(metrics["meta"]["f_max_hz"])
+            self.assertFalse(any(metrics[b]["flags"] for b in metrics if b != "meta"))
+            self.assertNotIn("above f_max", text)
+            with open(os.path.join(self.dir, "summary.json")) as f:
+                summary = json.load(f)
+            summary["hybrid"] = {"receivers": [{"name": "left", "raw_wav": "left.raw.wav"}]}
+            summary["receivers"] = []
+            with open(os.path.join(d, "summary.json"), "w") as f:
+                json.dump(summary, f)
+            code, text, err = _common.run_here("metrics", alone)
+            self.assertEqual(code, 0, err)
+            self.assertNotIn("above f_max", text)
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
 
     def test_t30_of_the_known_decay(self):
         # The high-passed record (as the solver writes it) gives the known T in every octave

@@ -42,7 +42,7 @@ int check_command(const Command& cmd, MPI_Comm comm) {
     if (ranks > dec.max_ranks) {
       if (rank == 0)
         logger("run")->error(
-            "{}: too thin for {} ranks: at most {} (each slab must be at least {} m thick)",
+            "{}: too thin for {} ranks: at most {} (each slab must be at least {:g} m thick)",
             cmd.scene, ranks, dec.max_ranks, scene.derived.halo_width);
       return kExitBadInput;
     }

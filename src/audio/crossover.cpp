@@ -7,6 +7,8 @@
 #include <numbers>
 #include <string>
 
+#include "sphreverb/core/number_text.hpp"
+
 namespace sphreverb {
 namespace {
 
@@ -16,8 +18,8 @@ struct Biquad {
 
 Biquad butterworth2(double rate, double cutoff, bool high) {
   if (!(cutoff > 0.0 && cutoff < 0.5 * rate)) {
-    throw SignalError("crossover at " + std::to_string(cutoff) + " Hz: must lie in (0, " +
-                      std::to_string(0.5 * rate) + ") Hz");
+    throw SignalError("crossover at " + format_number(cutoff) + " Hz: must lie in (0, " +
+                      format_number(0.5 * rate) + ") Hz");
   }
   const double k = std::tan(std::numbers::pi * cutoff / rate);
   const double q = 1.0 / std::numbers::sqrt2;

@@ -110,7 +110,7 @@ std::string held_inside(const Scene& s, const BoundarySpec& b) {
     for (const Keyframe& k : rec.path) in = in || inside(k.x);
     if (in) return "[receiver." + rec.name + "]";
   }
-  if (inside(s.emitter.center)) return "the [emitter] disc";
+  if (s.emitter.present && inside(s.emitter.center)) return "the [emitter] disc";
   for (const auto& src : s.sources)
     for (const Keyframe& k : src.path)
       if (inside(k.x)) return "[emitter." + src.name + "]";
@@ -153,13 +153,14 @@ namespace {
 // `p` must be inside the fill box, at least dx/2 from every face.
 void check_in_air(const Reader& r, const Scene& s, const std::string& section,
                   const std::string& key, const Vec3& p) {
-  const double margin = 0.5 * s.fluid.spacing;
+  const double margin = 0.5 * s.fluid.spacing - kDistanceTolerance * s.fluid.spacing;
   for (int a = 0; a < 3; ++a) {
     if (p[a] - s.fluid.fill_min[a] >= margin && s.fluid.fill_max[a] - p[a] >= margin) continue;
     r.fail(section, key,
            "must lie in the air: inside the fill box [" + format_vec(s.fluid.fill_min) + "] .. [" +
                format_vec(s.fluid.fill_max) + "] m ([fluid] fill_min/fill_max, default [room] " +
-               "min/max) and at least dx/2 = " + format_number(margin) + " m from its faces");
+               "min/max) and at least dx/2 = " + format_number(0.5 * s.fluid.spacing) +
+               " m from its faces");
   }
 }
 
@@ -169,7 +170,7 @@ void check_receivers_off_surfaces(const Reader& r, const Scene& s) {
   for (const auto& rec : s.receivers) {
     for (const auto& b : s.boundaries) {
       const double d = distance_to_surface(b, rec.position);
-      if (d >= margin) continue;
+      if (d >= margin - kDistanceTolerance * s.fluid.spacing) continue;
       r.fail("receiver." + rec.name, "position",
              "lies on [boundary." + b.name + "] (" + format_number(d) +
                  " m from its surface, less than dx/2 = " + format_number(margin) +
@@ -183,6 +184,7 @@ void check_receivers_off_surfaces(const Reader& r, const Scene& s) {
 // covers a whole cross-section (a piston in a duct, as the validation tubes use): a warning.
 void check_emitter_fits(const Reader& r, Scene& s) {
   const EmitterSpec& e = s.emitter;
+  if (!e.present) return;
   const double diagonal = norm(s.fluid.fill_max - s.fluid.fill_min);
   if (e.radius > diagonal) {
     r.fail("emitter", "radius",
@@ -208,6 +210,7 @@ void check_emitter_fits(const Reader& r, Scene& s) {
 
 void check_emitter_uncut(const Reader& r, const Scene& s) {
   const EmitterSpec& e = s.emitter;
+  if (!e.present) return;
   for (const auto& b : s.boundaries) {
     // A ghost wall has no tethers; a disc on it moves that part of it (ghost_walls.hpp).
     if (b.wall == BoundaryWall::Ghost || !cuts_disc(b, e.center, e.normal, e.radius)) continue;
@@ -285,7 +288,7 @@ void warn_air_behind_ghost_shapes(Scene& s) {
 }
 
 void warn_free_emitter(Scene& s) {
-  if (emitter_on_wall(s)) return;
+  if (!s.emitter.present || emitter_on_wall(s)) return;
   s.warnings.push_back(
       "[emitter] center = " + format_vec(s.emitter.center) +
       ": the disc is free in the air (not within dx = " + format_number(s.fluid.spacing) +
@@ -462,6 +465,7 @@ void check_rotation(const Reader& r, const Scene& s, const std::string& section,
           rec.path.size() > 1 ? Path(rec.path, rec.interpolation).position(t) : rec.position;
       if (const double d = now.distance(x); d < margin) fail("[receiver." + rec.name + "]", d);
     }
+    if (!e.present) return;
     if (const double d = now.distance(e.center); d < margin) fail("the emitter's centre", d);
     for (int j = 0; j < 16; ++j) {
       const double a = 2.0 * M_PI * j / 16;
@@ -498,7 +502,7 @@ void check_moving_mesh(const Reader& r, const Scene& s, const GeometrySpec& g) {
 void check_geometry(const Reader& r, Scene& s) {
   for (const auto& rec : s.receivers)
     check_in_air(r, s, "receiver." + rec.name, "position", rec.position);
-  check_in_air(r, s, "emitter", "center", s.emitter.center);
+  if (s.emitter.present) check_in_air(r, s, "emitter", "center", s.emitter.center);
   for (const auto& rec : s.receivers)
     check_path(r, s, "receiver." + rec.name, rec.path, rec.interpolation);
   for (const auto& src : s.sources) {

@@ -84,7 +84,7 @@ std::vector<MaterialUse> material_uses(const Scene& s) {
     for (int f = 0; f < 6; ++f) uses.push_back({"room", room_face_key(f), s.room.face_material[f]});
   }
   for (const auto& b : s.boundaries) uses.push_back({"boundary." + b.name, "material", b.material});
-  uses.push_back({"emitter", "material", s.emitter.material});
+  if (s.emitter.present) uses.push_back({"emitter", "material", s.emitter.material});
   return uses;
 }
 
@@ -263,11 +263,12 @@ bool emitter_on_ghost_surface(const Scene& s) {
 }
 
 // Some wall of the scene is a force wall: a tethered room, a tethered boundary, a moving mesh
-// object, or the emitter disc where it is no velocity boundary of a mirror face or a ghost wall.
+// object, or the emitter disc (if any) where it is no velocity boundary of a mirror face or a
+// ghost wall.
 bool has_force_walls(const Scene& s) {
   const Derived& d = s.derived;
   return (s.room.present && !d.mirror_room && !d.ghost_room) ||
-         (d.emitter_face < 0 && !emitter_on_ghost_surface(s)) ||
+         (s.emitter.present && d.emitter_face < 0 && !emitter_on_ghost_surface(s)) ||
          std::any_of(s.boundaries.begin(), s.boundaries.end(),
                      [](const BoundarySpec& b) { return b.wall == BoundaryWall::Tethered; }) ||
          std::any_of(s.geometries.begin(), s.geometries.end(),

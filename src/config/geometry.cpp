@@ -12,6 +12,7 @@
 #include "sphreverb/model/mesh_check.hpp"
 #include "sphreverb/model/mesh_io.hpp"
 #include "sphreverb/model/mesh_query.hpp"
+#include "sphreverb/model/mesh_repair.hpp"
 
 namespace sphreverb::config_detail {
 
@@ -66,7 +67,25 @@ void read_geometries(const Reader& r, Scene& s) {
     const auto start = std::chrono::steady_clock::now();
     try {
       auto mesh = std::make_shared<Mesh>(load_mesh(file, opt));
-      if (const auto problem = check_mesh(*mesh)) r.fail(sec, "mesh", problem->message);
+      auto problem = check_mesh(*mesh);
+      if (problem && problem->defect == MeshDefect::OpenSurface) {
+        // T-junctions (mesh_repair.hpp): edges split at the vertices lying on them, within
+        // 1e-6 of the mesh's extent (its coordinates are read in single precision).
+        Vec3 lo = mesh->vertices.front(), hi = lo;
+        for (const Vec3& v : mesh->vertices)
+          for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], v[a]), hi[a] = std::max(hi[a], v[a]);
+        const std::size_t before = mesh->triangle_count();
+        if (const std::size_t n = split_t_junctions(*mesh, 1e-6 * std::max(1.0, norm(hi - lo)))) {
+          problem = check_mesh(*mesh);
+          if (!problem)
+            s.notes.push_back("[geometry." + g.name + "] " + g.file + ": " + std::to_string(n) +
+                              " T-junction(s) repaired (edges split at the vertices lying on "
+                              "them: " +
+                              std::to_string(before) + " -> " +
+                              std::to_string(mesh->triangle_count()) + " triangles)");
+        }
+      }
+      if (problem) r.fail(sec, "mesh", problem->message);
       g.mesh = std::move(mesh);
     } catch (const MeshError& e) {
       r.fail(sec, "mesh", e.what());
@@ -170,6 +189,7 @@ void check_in_mesh_air(const Reader& r, const Scene& s) {
   std::vector<MeshQuery> queries;
   for (const auto& g : s.geometries) queries.emplace_back(*g.mesh);
   const double margin = 0.5 * s.fluid.spacing;
+  const double tol = kDistanceTolerance * s.fluid.spacing;
   const auto check = [&](const std::string& section, const std::string& key, const Vec3& p,
                          const std::string& what) {
     for (std::size_t i = 0; i < s.geometries.size(); ++i) {
@@ -182,7 +202,7 @@ void check_in_mesh_air(const Reader& r, const Scene& s) {
                    (room ? "outside the room" : "inside the solid") + " [geometry." + g.name +
                    "] (" + g.file + ")");
       const double d = queries[i].closest(p).distance;
-      if (d < margin)
+      if (d < margin - tol)
         r.fail(section, key,
                what + " " + format_vec(p) + " m lies " + format_number(d) +
                    " m from a surface of [geometry." + g.name + "] (" + g.file +
@@ -191,7 +211,7 @@ void check_in_mesh_air(const Reader& r, const Scene& s) {
   };
   for (const auto& rec : s.receivers)
     check("receiver." + rec.name, "position", rec.position, "receiver '" + rec.name + "' at");
-  check("emitter", "center", s.emitter.center, "the emitter's centre");
+  if (s.emitter.present) check("emitter", "center", s.emitter.center, "the emitter's centre");
 }
 
 }  // namespace sphreverb::config_detail

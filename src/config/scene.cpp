@@ -17,6 +17,7 @@
 #include "sphreverb/config/schema.hpp"
 #include "sphreverb/model/mesh_check.hpp"
 #include "sphreverb/physics/dispersion.hpp"
+#include "sphreverb/physics/reverberation.hpp"
 
 namespace sphreverb {
 namespace {
@@ -144,12 +145,18 @@ void read_fill_box(const Reader& r, const RoomSpec& room, FluidSpec& f,
 
 // A material is rigid (absorption = 0), absorbing (absorption = alpha or absorption_bands = six
 // values; the wall parameters are derived in derive()) or a spring wall (stiffness, damping, mass).
+// An absorbing one is one description for both parts: given only absorption_octaves (random
+// incidence, the geometric part's), the SPH's normal-incidence bands follow here (Paris;
+// reverberation.hpp); given only absorption or absorption_bands, the geometric part follows
+// from them where it is built (the same wall's real impedance); both given, each part takes its
+// own.
 void read_materials(const Reader& r, std::vector<MaterialSpec>& materials) {
   materials.clear();
   MaterialSpec rigid;
   rigid.name = "rigid";
   materials.push_back(rigid);
   const Range& kAlpha = r.spec("material.x", "absorption_bands").range;
+  constexpr std::size_t kOctaves = 7;  // absorption_octaves: 125 Hz ... 8 kHz
   for (const IniSection* s : r.sections_of("material")) {
     const std::string& sec = s->name;
     MaterialSpec m;
@@ -159,6 +166,19 @@ void read_materials(const Reader& r, std::vector<MaterialSpec>& materials) {
     }
     const bool spring = r.has(sec, "stiffness") || r.has(sec, "damping") || r.has(sec, "mass");
     const bool single = r.has(sec, "absorption"), bands = r.has(sec, "absorption_bands");
+    r.get(sec, "scattering", m.scattering);
+    if (const auto t = r.text(sec, "absorption_octaves")) {
+      const auto words = split_words(*t);
+      if (words.size() != kOctaves) {
+        r.fail(sec, "absorption_octaves",
+               "expected 7 numbers (random-incidence alpha at 125 250 500 1000 2000 4000 8000 "
+               "Hz, each in [0, 1]), got " +
+                   std::to_string(words.size()));
+      }
+      const Range& range = r.spec("material.x", "absorption_octaves").range;
+      for (const auto& w : words)
+        m.absorption_octaves.push_back(r.to_real(sec, "absorption_octaves", w, range));
+    }
     if (single && bands) {
       r.fail(sec, "absorption_bands", "give either absorption or absorption_bands, not both");
     }
@@ -183,6 +203,20 @@ void read_materials(const Reader& r, std::vector<MaterialSpec>& materials) {
         }
         for (const auto& w : words) m.absorption.push_back(r.to_real(sec, key, w, kAlpha));
       }
+      // Without absorption_octaves the geometric part follows from these bands where it is
+      // built (make_geo_material, solver/hybrid_assembly.hpp): each band's real impedance
+      // (hard branch), reflected at each angle, its random-incidence alpha_st Paris'; 8 kHz
+      // takes the 4 kHz band. Filling absorption_octaves here would turn that angle-dependent
+      // wall into angle-independent table values, so they stay empty.
+      m.rigid =
+          std::all_of(m.absorption.begin(), m.absorption.end(), [](double a) { return a == 0.0; });
+      if (m.rigid) m.absorption.clear();
+    } else if (!m.absorption_octaves.empty() && !spring) {
+      // Random-incidence octaves only: the SPH's normal-incidence bands (125 Hz ... 4 kHz) are
+      // those of the locally reacting wall with the real impedance that has each octave's
+      // alpha_st (Paris, the hard branch zeta >= 1.6); 8 kHz lies above the bands.
+      for (std::size_t b = 0; b < kOctaveBands.size(); ++b)
+        m.absorption.push_back(normal_incidence_absorption(m.absorption_octaves[b]));
       m.rigid =
           std::all_of(m.absorption.begin(), m.absorption.end(), [](double a) { return a == 0.0; });
       if (m.rigid) m.absorption.clear();
@@ -190,8 +224,8 @@ void read_materials(const Reader& r, std::vector<MaterialSpec>& materials) {
       if (!spring) {
         r.fail_section(sec,
                        "give absorption (normal-incidence alpha in [0, 1)), absorption_bands "
-                       "(6 values) or stiffness (Pa/m) with optional damping (Pa s/m) and mass "
-                       "(kg/m^2)");
+                       "(6 values), absorption_octaves (7 random-incidence values) or stiffness "
+                       "(Pa/m) with optional damping (Pa s/m) and mass (kg/m^2)");
       }
       if (!r.has(sec, "stiffness")) {
         r.fail_section(sec,
@@ -202,19 +236,6 @@ void read_materials(const Reader& r, std::vector<MaterialSpec>& materials) {
       r.get(sec, "damping", m.damping);
       r.get(sec, "mass", m.mass);
       m.rigid = false;
-    }
-    r.get(sec, "scattering", m.scattering);
-    if (const auto t = r.text(sec, "absorption_octaves")) {
-      const auto words = split_words(*t);
-      if (words.size() != 7) {
-        r.fail(sec, "absorption_octaves",
-               "expected 7 numbers (random-incidence alpha at 125 250 500 1000 2000 4000 8000 "
-               "Hz, each in [0, 1]), got " +
-                   std::to_string(words.size()));
-      }
-      const Range& range = r.spec("material.x", "absorption_octaves").range;
-      for (const auto& w : words)
-        m.absorption_octaves.push_back(r.to_real(sec, "absorption_octaves", w, range));
     }
     materials.push_back(m);
   }
@@ -363,8 +384,11 @@ bool resolve_input(const Reader& r, const std::string& sec, std::string& input) 
 }
 
 void read_emitter(const Reader& r, EmitterSpec& e) {
-  if (r.section("emitter") == nullptr) {
-    throw SceneError(r.path() + ": no [emitter] section (required: input, center)");
+  if (r.section("emitter") == nullptr) {  // no disc: [emitter.NAME] sources (read_sources)
+    e.present = false;
+    e.radius = 0.0;
+    e.gain = 0.0;
+    return;
   }
   r.require("emitter", "input", "impulse, sweep or a WAV path relative to the scene file");
   r.require("emitter", "center", "x y z, m");
@@ -624,7 +648,8 @@ void read_hybrid(const Reader& r, Scene& s) {
   const std::string fixed =
       "the geometric part of [hybrid] models a fixed scene: sources, receivers and objects "
       "cannot move";
-  if (s.emitter.gain > 0.0 && s.emitter.input != "impulse") r.fail("emitter", "input", impulse);
+  if (s.emitter.present && s.emitter.gain > 0.0 && s.emitter.input != "impulse")
+    r.fail("emitter", "input", impulse);
   for (const SourceSpec& src : s.sources) {
     if (src.input != "impulse") r.fail("emitter." + src.name, "input", impulse);
     if (src.path.size() > 1) r.fail("emitter." + src.name, "path", fixed);
@@ -672,6 +697,11 @@ Scene parse_scene(const std::string& text, const std::string& path,
   read_boundaries(r, s.boundaries);
   read_emitter(r, s.emitter);
   read_sources(r, s.sources);
+  if (!s.emitter.present && s.sources.empty()) {
+    throw SceneError(r.path() +
+                     ": no source: no [emitter] section (the disc; required: input, center) and "
+                     "no [emitter.NAME] section (a monopole)");
+  }
   read_receivers(r, s.receivers);
   read_output(r, s.output);
   // The output high-pass runs at the output rate, below the anti-alias cut-off (0.45 rate).
@@ -682,11 +712,13 @@ Scene parse_scene(const std::string& text, const std::string& path,
   config_detail::check_materials(r, s);
   config_detail::resolve_boundary_walls(s);
   config_detail::assign_geometry_materials(r, s);
+  config_detail::place_emitter(r, s);
   config_detail::derive(r, s);
   read_hybrid(r, s);
   config_detail::check_fill_box(r, s);
   config_detail::check_geometry(r, s);
   config_detail::check_in_mesh_air(r, s);
+  config_detail::check_fill_box_closed(r, s);
   return s;
 }
 

@@ -242,8 +242,11 @@ std::vector<KeySpec> make_schema() {
                    "none"));
   KeySpec bands = note(number(mat, "absorption_bands", closed_open(0, 1), "",
                               "Normal-incidence alpha in the octave bands 125 250 500 1000 2000 "
-                              "4000 Hz, fitted by one mass-spring-damper wall; all zero = rigid"),
-                       "none");
+                              "4000 Hz, fitted by one mass-spring-damper wall; all zero = rigid. "
+                              "Given absorption_octaves alone: each band is the normal-incidence "
+                              "alpha of the locally reacting wall whose real impedance (zeta >= "
+                              "1.6) has that octave's random-incidence alpha (Paris)"),
+                       "from absorption_octaves, else none");
   bands.type = KeyType::List;
   bands.count = 6;
   k.push_back(bands);
@@ -263,7 +266,11 @@ std::vector<KeySpec> make_schema() {
                               "Surface normal, non-zero (normalised); cylinder: the axis")));
   KeySpec size = note(number(bnd, "size", open_closed(0, 1000, "m"), "",
                              "Rectangle: W H, W along u = normalised(normal x ref) and H along v "
-                             "= normal x u (ref = z, or x if the normal is along z)"),
+                             "= normal x u (ref = z, or x if |normal.z| > 0.9). For a normal "
+                             "along an axis: W runs along y on a wall facing x (H along z), "
+                             "along x on a wall facing y (H along z), and along y on a floor or "
+                             "ceiling (H along x). `check` refuses a fill box whose faces the "
+                             "walls leave open"),
                       "rectangle: required");
   size.type = KeyType::List;
   size.count = 2;
@@ -458,9 +465,15 @@ std::vector<KeySpec> make_schema() {
                       "Write energy.csv, the air's acoustic energy after every audio sample"));
   // [material.NAME], the geometric part ([hybrid])
   KeySpec octaves = note(number(mat, "absorption_octaves", closed(0, 1), "",
-                                "[hybrid] only: random-incidence alpha at 125 250 500 1000 2000 "
-                                "4000 8000 Hz for the geometric part"),
-                         "the wall model's random-incidence alpha");
+                                "Random-incidence alpha at 125 250 500 1000 2000 4000 8000 Hz "
+                                "for the geometric part ([hybrid]); given alone, the SPH's "
+                                "absorption_bands follow from its first six (above 0.951, the "
+                                "largest a real impedance reaches, they take that maximum's "
+                                "alpha, 0.951)"),
+                         "from absorption or absorption_bands: the locally reacting wall with "
+                         "each band's real impedance, reflected at each angle (random incidence: "
+                         "Paris' alpha_st); 8000 Hz takes the 4000 Hz band; the spring form: its "
+                         "wall model's");
   octaves.type = KeyType::List;
   octaves.count = 7;
   k.push_back(octaves);
@@ -515,8 +528,10 @@ std::vector<SectionSpec> make_sections() {
       {"room", false, "Optional: a box of six walls.", {}},
       {"material",
        true,
-       "A wall material: `absorption`, `absorption_bands`, or the spring form (`stiffness` with "
-       "optional `damping` and `mass`); not both forms. `rigid` is built in.",
+       "A wall material: `absorption`, `absorption_bands`, `absorption_octaves`, or the spring "
+       "form (`stiffness` with optional `damping` and `mass`); not both forms. One description "
+       "serves both parts: the normal-incidence bands (SPH) and the random-incidence octaves "
+       "(geometric) follow from each other when only one is given. `rigid` is built in.",
        {}},
       {"boundary",
        true,

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "model/detail/mesh_cgal.hpp"
+#include "sphreverb/core/number_text.hpp"
 #include "sphreverb/model/mesh_query.hpp"
 
 namespace sphreverb {
@@ -59,12 +60,6 @@ std::string triangle_text(const Mesh& mesh, std::size_t t) {
 std::string edge_text(const Mesh& mesh, const Edge& e) {
   return "edge " + format_point(mesh.vertices[e.first]) + "-" +
          format_point(mesh.vertices[e.second]);
-}
-
-std::string format_number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
 }
 
 MeshProblem problem(const Mesh& mesh, MeshDefect d, const std::string& what) {

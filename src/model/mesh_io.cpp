@@ -14,6 +14,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "sphreverb/core/number_text.hpp"
+
 namespace sphreverb {
 
 std::string format_point(const Vec3& p) {
@@ -146,7 +148,7 @@ class MeshBuilder {
 
 void check_options(const std::filesystem::path& path, const MeshLoadOptions& o) {
   if (!(o.scale > 0.0) || !std::isfinite(o.scale))
-    throw MeshError(path, "scale must be a finite number > 0, got " + std::to_string(o.scale));
+    throw MeshError(path, "scale must be a finite number > 0, got " + format_number(o.scale));
   for (const auto& row : o.rotation.m)
     for (double v : row)
       if (!std::isfinite(v)) throw MeshError(path, "the rotation is not finite (zero axis?)");

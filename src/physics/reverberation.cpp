@@ -33,4 +33,9 @@ double random_incidence_absorption(double alpha_n) {
   return statistical_absorption(alpha_n >= 1.0 ? 1.0 : hard_resistance_ratio(alpha_n));
 }
 
+double normal_incidence_absorption(double alpha_st) {
+  if (!(alpha_st > 0.0)) return 0.0;
+  return normal_absorption(resistance_ratio_for_statistical(alpha_st));
+}
+
 }  // namespace sphreverb

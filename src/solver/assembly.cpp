@@ -58,8 +58,9 @@ std::vector<Wall> make_walls(const Scene& s) {
     add(object.shape, g.surface_material.at(0), false);
     walls.back().path = object.path, walls.back().rotation = object.rotation;
   }
-  add(WallShape::disc(s.emitter.center, s.emitter.normal, s.emitter.radius), s.emitter.material,
-      true);
+  if (s.emitter.present)
+    add(WallShape::disc(s.emitter.center, s.emitter.normal, s.emitter.radius), s.emitter.material,
+        true);
   return walls;
 }
 

@@ -48,7 +48,7 @@ std::vector<GeoSource> geo_sources(const Scene& s) {
   std::vector<GeoSource> out;
   std::vector<double> level;  // free-field amplitude times distance, Pa m per unit input sample
   const std::uint64_t seed = static_cast<std::uint64_t>(s.hybrid.seed);
-  if (s.emitter.gain > 0.0) {
+  if (s.emitter.present && s.emitter.gain > 0.0) {
     const EmitterSpec& e = s.emitter;
     const double fs = s.time.sample_rate;
     out.push_back({"emitter", e.center, 1.0, e.drive == Drive::Acceleration ? e.highpass : 0.0, 1});

@@ -118,7 +118,7 @@ void Simulation::record_background_balance() {
   background_.rebuild(p_);
   if (rank_ == 0)
     logger("sim")->info(
-        "background pressure {} Pa balanced at rest for {} particles next to holes in the "
+        "background pressure {:g} Pa balanced at rest for {} particles next to holes in the "
         "kernel support",
         physics_.background_pressure, background_.size());
 }
@@ -503,7 +503,8 @@ double Simulation::drive_end(const Signal& input) const {
       if (hz > 0.0) highpass = highpass > 0.0 ? std::min(highpass, hz) : hz;
     };
     end = seconds(input);
-    if (scene_.emitter.drive == Drive::Acceleration) slowest(scene_.emitter.highpass);
+    if (scene_.emitter.present && scene_.emitter.drive == Drive::Acceleration)
+      slowest(scene_.emitter.highpass);
     for (std::size_t k = 0; k < scene_.sources.size(); ++k) {
       if (k < source_inputs_.size()) end = std::max(end, seconds(source_inputs_[k]));
       slowest(scene_.sources[k].highpass);

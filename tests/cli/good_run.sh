@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End to end success: a 48 kHz stereo 16-bit WAV drives the default scene (resampled to 44.1 kHz)
-# for 3 ms on 2 ranks, then the built-in sweep; checks exit 0, the files, and summary.json.
+# for 3 ms on 2 ranks, then the built-in sweep; checks exit 0, the files, and summary.json; then
+# a scene of one monopole without the [emitter] disc.
 #   good_run.sh SPHREVERB SOURCE_DIR WORK_DIR
 set -euo pipefail
 exe=$1 src=$2 work=$3
@@ -18,6 +19,37 @@ mpiexec -n 2 "$exe" run "$src/configs/small_room.ini" --out "$work/wav" --time.d
   --emitter.input "$work/music.wav" --output.normalize false
 mpiexec -n 1 "$exe" run "$src/configs/small_room.ini" --out "$work/sweep" --time.duration 0.003 \
   --emitter.input sweep --emitter.drive velocity
+# A scene of one monopole and no [emitter] disc: it runs, nothing else sounds (the log says there
+# is no disc), the receiver hears the monopole.
+cat >"$work/no_disc.ini" <<'INI'
+[time]
+sample_rate = 44100
+duration = 0.003
+[fluid]
+spacing = 0.03
+[room]
+min = 0 0 0
+max = 0.6 0.45 0.3
+[emitter.talker]
+type = monopole
+input = impulse
+position = 0.2 0.2 0.15
+level = 0.1
+[receiver.a]
+position = 0.45 0.25 0.15
+INI
+mpiexec -n 2 "$exe" run "$work/no_disc.ini" --out "$work/no_disc" >"$work/no_disc.log" 2>&1 ||
+  { cat "$work/no_disc.log"; exit 1; }
+grep -q "no emitter disc" "$work/no_disc.log" || { echo "FAIL: no_disc: the log names a disc"; exit 1; }
+/usr/bin/python3 - "$work/no_disc/a.raw.wav" <<'PY'
+import sys
+import numpy as np
+import scipy.io.wavfile as w
+rate, x = w.read(sys.argv[1])
+assert rate == 44100 and len(x) == round(0.003 * 44100) and np.all(np.isfinite(x))
+assert np.abs(x).max() > 1e-3, f"no_disc: the monopole is not heard ({np.abs(x).max():.3g} Pa)"
+print(f"ok no_disc: a monopole and no disc, peak {np.abs(x).max():.3g} Pa")
+PY
 /usr/bin/python3 - "$work" <<'PY'
 import json, sys
 import numpy as np

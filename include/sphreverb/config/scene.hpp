@@ -188,6 +188,9 @@ struct GeometrySpec {
 };
 
 struct EmitterSpec {
+  // An [emitter] section was given. Without one (a scene of [emitter.NAME] sources) there is no
+  // disc: radius and gain are 0, nothing is tethered to it or driven, and no check concerns it.
+  bool present = true;
   std::string input =
       "impulse";               // "impulse", "sweep" or a WAV path (resolved against the scene dir)
   bool builtin = true;         // input is "impulse" or "sweep"
@@ -356,6 +359,9 @@ struct Scene {
   // Problems that do not stop a run (e.g. an emitter disc free in the air), one sentence each;
   // `check` prints them and a run logs them.
   std::vector<std::string> warnings;
+  // What the parser changed in the scene as written and why (the disc placed at dx/2 from the
+  // wall it is meant for, emitter_placement.cpp): `check` and the run's log print them.
+  std::vector<std::string> notes;
 
   // Looks up a material by name; the parser guarantees every referenced name exists.
   const MaterialSpec& material(const std::string& name) const;

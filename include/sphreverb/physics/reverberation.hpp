@@ -39,4 +39,10 @@ Reverberation diffuse_field_t60(double volume, std::span<const AbsorbingSurface>
 // material.hpp's eq. (3)), as postproc's report computes it; 0 stays 0, alpha_n >= 1 is zeta = 1.
 double random_incidence_absorption(double alpha_n);
 
+// Its inverse on the same branch: the normal-incidence coefficient of the locally reacting wall
+// with the real normalised impedance zeta >= 1.6 (resistance_ratio_for_statistical, material.hpp)
+// whose random-incidence coefficient is alpha_st; 0 stays 0, alpha_st at or above
+// kMaxStatisticalAbsorption gives that maximum's alpha_n (0.951).
+double normal_incidence_absorption(double alpha_st);
+
 }  // namespace sphreverb

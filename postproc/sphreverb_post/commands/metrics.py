@@ -7,10 +7,14 @@ Prints a table of EDT, T20, T30 (s), C50, C80 (dB), D50 (fraction) and Ts (s) fo
 is printed in parentheses (see sphreverb_post/iso3382.py for the method and the checks, and
 docs/postprocessing.md for the JSON schema). Bands whose upper edge does not
 fit below 0.45 x the sample rate are left out. Multi-channel files: channel 0 unless --channel.
+A record of an SPH run (a file that the summary.json next to it lists outside its [hybrid]
+part) is low-passed at the run's f_max: the octaves whose upper edge lies above it are flagged
+"above f_max", as the run's report flags them; their values are the filter's, not the room's.
 Exit status: 0 ok, 2 bad input (missing file, not a WAV, silent record, bad option).
 """
 import argparse
 import json
+import os
 import sys
 
 from sphreverb_post import iso3382
@@ -19,6 +23,48 @@ from sphreverb_post.audio import InputError, read
 UNITS = {"EDT": "s", "T20": "s", "T30": "s", "C50": "dB", "C80": "dB", "D50": "-", "Ts": "s"}
 FORMAT = {"EDT": "{:.3f}", "T20": "{:.3f}", "T30": "{:.3f}", "C50": "{:.2f}", "C80": "{:.2f}",
           "D50": "{:.3f}", "Ts": "{:.4f}"}
+
+
+def _file_names(node):
+    """Every string value of a summary.json node whose key names a file (wav, raw_wav, ...)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if isinstance(v, str) and (k == "wav" or k.endswith("_wav")):
+                yield v
+            else:
+                yield from _file_names(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _file_names(v)
+
+
+def record_f_max(path):
+    """The f_max (Hz) the run low-passed the record ``path`` at, from the summary.json next to
+    it: None when there is none, when it does not list the file, or when the file is one of the
+    [hybrid] part's full-band responses (geometric above the crossover, not limited by f_max)."""
+    summary_path = os.path.join(os.path.dirname(os.path.abspath(path)), "summary.json")
+    try:
+        with open(summary_path) as f:
+            summary = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(summary, dict):
+        return None
+    name = os.path.basename(path)
+    sph = dict(summary)
+    sph.pop("hybrid", None)
+    f_max = summary.get("derived", {}).get("f_max_Hz")
+    if f_max is None or name not in set(_file_names(sph)):
+        return None
+    return float(f_max)
+
+
+def flag_above_f_max(results, f_max):
+    """Adds "flags" to every band of ``results``: ["above f_max"] where the band's upper edge
+    lies above ``f_max`` (None: no limit known), as the report flags its octaves."""
+    for r in results.values():
+        above = f_max is not None and r.get("f_hi_hz") is not None and r["f_hi_hz"] > f_max
+        r["flags"] = ["above f_max"] if above else []
 
 
 def table(results, meta, path, channel, channels):
@@ -41,9 +87,19 @@ def table(results, meta, path, channel, channels):
                                                for k in keys))
     lines.append(f"{'t_c (s)':<10}" + "".join(f"{results[k]['crossing_s']:>{w}.3f}"
                                               for k in keys))
+    if meta.get("f_max_hz") is not None:
+        lines.append(f"{'f_max':<10}" + "".join(
+            f"{'above' if results[k]['flags'] else 'below':>{w}}" if results[k]["fc_hz"]
+            else f"{'':>{w}}" for k in keys))
     lines.append("(x): fails its validity check (peak-to-noise ratio PNR below 20/35/45 dB for "
                  "EDT/T20/T30, 20 dB for C/D/Ts, or B*T < 16); t_c: noise-floor crossing "
                  "(Lundeby)")
+    above = [k for k in keys if results[k]["flags"]]
+    if above:
+        lines.append(f"above f_max: {', '.join(f'{k} Hz' for k in above)}: the band's upper edge "
+                     f"lies above the run's f_max = {meta['f_max_hz']:.0f} Hz (summary.json); "
+                     "the record is low-passed there, so these values are the filter's, not the "
+                     "room's")
     if meta["skipped_bands"]:
         lines.append("left out (above 0.45 fs): " + ", ".join(f"{b} Hz"
                                                             for b in meta["skipped_bands"]))
@@ -66,7 +122,9 @@ def main(argv=None, prog=None):
     except (InputError, ValueError) as e:
         print(f"metrics: {e}", file=sys.stderr)
         return 2
-    meta.update(file=args.rir, channel=ch, channels=int(x.shape[1]))
+    f_max = record_f_max(args.rir)
+    flag_above_f_max(results, f_max)
+    meta.update(file=args.rir, channel=ch, channels=int(x.shape[1]), f_max_hz=f_max)
     print(table(results, meta, args.rir, ch, x.shape[1]))
     if args.json:
         out = dict(results)

@@ -119,10 +119,57 @@ def material_alpha(name, materials):
     return None, "no absorption given"
 
 
+def face_plate(section, lo, hi):
+    """(face index, area) of a [boundary] rectangle or disc lying on a face of the box lo-hi
+    (its centre on the face's plane within 1e-6 of the box's diagonal, its normal along the
+    face's axis); None for any other boundary."""
+    shape = section.get("shape")
+    if shape not in ("rectangle", "disc") or "center" not in section or "normal" not in section:
+        return None
+    c, n = np.array(floats(section["center"])), np.array(floats(section["normal"]))
+    if c.size != 3 or n.size != 3 or not np.linalg.norm(n) > 0:
+        return None
+    n = n / np.linalg.norm(n)
+    axis = int(np.argmax(np.abs(n)))
+    if abs(n[axis]) < 1.0 - 1e-9:
+        return None
+    tol = 1e-6 * max(1.0, float(np.linalg.norm(hi - lo)))
+    side = 0 if abs(c[axis] - lo[axis]) <= tol else 1 if abs(c[axis] - hi[axis]) <= tol else None
+    if side is None:
+        return None
+    if shape == "rectangle":
+        w, h = floats(section.get("size", "0 0"))
+        area = w * h
+    else:
+        area = np.pi * float(section.get("radius", 0.0)) ** 2
+    return 2 * axis + side, float(area)
+
+
+def with_face_plates(faces, scene, lo, hi):
+    """``faces`` [(face, material, area)] with each [boundary] plate lying on a face of the box
+    (face_plate) as a surface of its own, its area taken off the face it covers: the plate's
+    material replaces the face's there (src/solver/covered_faces.cpp does the same for
+    `sphreverb check`)."""
+    faces = list(faces)
+    plates = []
+    for name, section in scene.items():
+        if not name.startswith("boundary."):
+            continue
+        on = face_plate(section, lo, hi)
+        if on is None:
+            continue
+        f, area = on
+        face, material, left = faces[f]
+        faces[f] = (face, material, max(0.0, left - area))
+        plates.append((name, section.get("material", "rigid"), area))
+    return faces + plates
+
+
 def room_model(summary):
     """The box and its diffuse-field estimates from summary.json; None without a [room].
 
-    Returns a dict: dims (m), V (m^3), S (m^2), c (m/s), faces [(face, material, area)],
+    Returns a dict: dims (m), V (m^3), S (m^2), c (m/s), faces [(face, material, area)] (the
+    six faces, less the [boundary] plates lying on them, then those plates),
     materials {name: (faces, alpha_n or None, source)}, alpha_st (mean random-incidence
     absorption per octave, None if a face's material is unknown), sabine and eyring (s per
     octave; inf where the mean absorption is 0, None if unknown).
@@ -138,6 +185,7 @@ def room_model(summary):
     areas = (dims[1] * dims[2],) * 2 + (dims[0] * dims[2],) * 2 + (dims[0] * dims[1],) * 2
     default = r.get("material", "rigid")
     faces = [(f, r.get("material_" + f, default), a) for f, a in zip(FACES, areas)]
+    faces = with_face_plates(faces, scene, lo, hi)
     materials = {}
     for f, name, _ in faces:
         if name not in materials:

@@ -16,7 +16,7 @@ Signal load_signal(const Scene& s, const std::string& input, const std::string& 
   if (input == "sweep") return make_sweep(rate, duration, 20.0, std::min(20000.0, 0.45 * rate));
   Signal in = read_wav(input, key);
   if (in.rate != rate) {
-    logger("io")->info("input {}: resampling {} Hz -> {} Hz", input, in.rate, rate);
+    logger("io")->info("input {}: resampling {:g} Hz -> {:g} Hz", input, in.rate, rate);
     in = resample(in, rate);
   }
   return in;

@@ -16,6 +16,7 @@
 #include "sphreverb/physics/kernel.hpp"
 #include "sphreverb/solver/assembly.hpp"
 #include "sphreverb/solver/cost.hpp"
+#include "sphreverb/solver/covered_faces.hpp"
 #include "sphreverb/solver/hybrid_assembly.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
@@ -71,8 +72,8 @@ std::string hyperdiffusion_line(const Scene& s) {
     o << "  hyperdiffusion       " << f.hyperdiffusion << " (every " << kHyperdiffusionEvery
       << " steps): T60 cap " << cap(f.hyperdiffusion) << " s at f_max, ~f^-4 below\n";
   if (const double eps = hyperviscosity_of(s); eps > 0.0)
-    o << "  hyperviscosity       " << eps << (f.hyperviscosity_auto ? " (auto" : " (")
-      << "; the velocity's, with it): T60 cap " << cap(eps)
+    o << "  hyperviscosity       " << eps << (f.hyperviscosity_auto ? " (auto: " : " (")
+      << "the same filter on the velocity): T60 cap " << cap(eps)
       << " s at f_max in the air, more at mesh walls (docs/limitations.md)\n";
   return o.str();
 }
@@ -132,11 +133,12 @@ std::string surfaces_report(const Scene& s) {
   std::ostringstream o;
   o.precision(4);
   o << meshes_report(s);
-  const std::vector<SceneSurface> surfaces = scene_surfaces(s);
+  const std::vector<SceneSurface> surfaces = exposed_surfaces(s);
   std::size_t width = 20;
   for (const SceneSurface& f : surfaces) width = std::max(width, f.name.size() + 2);
   o << "  surfaces             " << surfaces.size()
-    << " (area the air sees, of one side; plates count twice)\n";
+    << " (area the air sees, of one side; a plate in the air counts twice, one on a "
+       "room face once, in the face's place)\n";
   for (const SceneSurface& f : surfaces) {
     o << "    " << f.name << std::string(width - f.name.size(), ' ') << f.area << " m^2";
     if (f.sides == 2) o << " x 2";
@@ -144,13 +146,13 @@ std::string surfaces_report(const Scene& s) {
   }
   o << "  area per material   ";
   const char* sep = " ";
-  for (const auto& [material, area] : area_per_material(s)) {
+  for (const auto& [material, area] : exposed_area_per_material(s)) {
     o << sep << material << " " << area << " m^2";
     sep = ", ";
   }
   o << "\n";
   bool known = false;
-  const Reverberation r = scene_reverberation(s, known);
+  const Reverberation r = exposed_reverberation(s, known);
   o << "  air volume           " << air_volume(s) << " m^3";
   if (!s.geometries.empty()) o << " (the room less its objects, from the meshes)";
   o << "\n";
@@ -306,8 +308,9 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     o << " and the force walls' " << d.f_max_walls << " Hz (" << kForceWallPpw
       << " spacings per wavelength, V6); ";
   else
-    o << "; no force wall (mirror or ghost walls, the emitter disc a velocity boundary of its "
-         "face); ";
+    o << (s.emitter.present ? "; no force wall (mirror or ghost walls, the emitter disc a "
+                              "velocity boundary of its face); "
+                            : "; no force wall (mirror or ghost walls, no emitter disc); ");
   o << (s.output.lowpass ? "output low-passed at "
                          : "output NOT low-passed there ([output] "
                            "lowpass = false), anti-aliased at ")
@@ -318,6 +321,7 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << "  memory per rank      ~" << per_rank * solver_bytes_per_particle(s, copies) / 1048576.0
     << " MiB (" << solver_bytes_per_particle(s, copies) << " bytes per particle)\n"
     << checkpoints_line(s, dec) << hybrid_line(s, ranks) << mesh_setup_line(s, dec);
+  for (const auto& n : s.notes) o << "  note: " << n << "\n";
   for (const auto& w : s.warnings) o << "  warning: " << w << "\n";
   return o.str();
 }

@@ -12,6 +12,11 @@
 
 namespace sphreverb::config_detail {
 
+// Distances compared with dx/2 (a receiver, the disc's centre from a face) are allowed to fall
+// short of it by this many dx: a face written at dx/2 and read back through decimal rounding or
+// a mesh's single precision is at dx/2.
+inline constexpr double kDistanceTolerance = 1e-6;
+
 // Every name a section uses refers to a defined material.
 void check_materials(const Reader& r, const Scene& s);
 // Fills s.derived and the materials' wall parameters (derived.cpp).
@@ -30,6 +35,25 @@ std::optional<Vec3> air_behind(const Scene& s, const BoundarySpec& b);
 // with no air behind it; else tethered. Sets wall and wall_reason (needs the fill box, the
 // materials, the receivers and the emitter; checks.cpp).
 void resolve_boundary_walls(Scene& s);
+// The [emitter] disc meant for a wall: within dx of a [room] face, a fixed [boundary] rectangle
+// or disc, or a fixed mesh's face, parallel to it (normals within 1e-6) and facing away from it
+// (its normal into the air), yet closer to it than dx/2: its centre is moved along the face's
+// normal to dx/2 from it, and s.notes says so (emitter_placement.cpp). A scene with [hybrid]
+// needs the disc (the geometric part's source).
+void place_emitter(const Reader& r, Scene& s);
+// The fill box's face `face` (2 axis + side, as room_face_key) sampled on a grid of dx at the
+// first lattice layer's depth (dx/2 inside it): `open` of `samples` points have air (inside any
+// room mesh, outside every object) and no wall within dx ([room] face, [boundary] shape, mesh,
+// the disc); `first` is one of them (fill_box_cover.cpp).
+struct FaceCoverage {
+  int samples = 0;
+  int open = 0;
+  std::optional<Vec3> first;
+};
+FaceCoverage fill_box_face_coverage(const Scene& s, int face);
+// Each face of the fill box closed by walls: an error naming the first face whose air faces
+// nothing over part of it, and that part's share.
+void check_fill_box_closed(const Reader& r, const Scene& s);
 // Receivers and emitter against the fill box, the boundaries and each other; warnings into
 // s.warnings (checks.cpp).
 void check_geometry(const Reader& r, Scene& s);

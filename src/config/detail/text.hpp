@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sphreverb/core/number_text.hpp"
 #include "sphreverb/core/vec3.hpp"
 
 namespace sphreverb::config_detail {
@@ -28,12 +29,8 @@ inline std::string_view trim(std::string_view s) {
   return s.substr(first, last - first + 1);
 }
 
-// printf's %g: the form numbers take in messages.
-inline std::string format_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
+// printf's %g: the form numbers take in messages (core/number_text.hpp).
+using sphreverb::format_number;
 
 inline std::string format_vec(const Vec3& v) {
   return format_number(v.x) + " " + format_number(v.y) + " " + format_number(v.z);

@@ -429,10 +429,9 @@ TEST(SceneWarnings, RoomFaceOffTheLatticesHalfSpacing) {
   expect_mentions(m.warnings[0],
                   {"[room]", "x_min 10 mm", "z_max 10 mm", "absorb", "walls = auto"});
   EXPECT_EQ(m.warnings[0].find("y_min"), std::string::npos);
-  // A face beyond the kernel's support (the fill box stopping short of it) acts on no particle.
-  const Scene short_fill = parse_scene(kScene, kPath, {{"fluid.fill_max", "0.54 0.45 0.3"}});
-  EXPECT_TRUE(short_fill.derived.mirror_room);
-  EXPECT_TRUE(short_fill.warnings.empty());
+  // A fill box stopping short of the faces leaves its air facing nothing there: an error.
+  expect_mentions(error_of(kScene, {{"fluid.fill_max", "0.54 0.45 0.3"}}),
+                  {"fill_max", "the fill box's face x_max (x = 0.54 m)"});
 }
 
 TEST(SceneWarnings, EmitterFreeInTheAir) {

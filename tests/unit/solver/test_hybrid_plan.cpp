@@ -82,6 +82,20 @@ TEST(HybridPlan, ASilentDiscAndAMonopoleSoundFromTheMonopole) {
             static_cast<std::size_t>(std::llround(d / s.fluid.sound_speed * s.time.sample_rate)));
 }
 
+// Without a disc at all ([emitter] is optional beside monopoles) the monopole is the one source.
+TEST(HybridPlan, NoDiscAndAMonopoleSoundFromTheMonopole) {
+  std::string text = box_scene();
+  const auto a = text.find("[emitter]\n"), b = text.find("[emitter.talker]");
+  ASSERT_NE(a, std::string::npos);
+  text.erase(a, b - a);
+  const Scene s = parse_scene(text, "box.ini");
+  EXPECT_FALSE(s.emitter.present);
+  const HybridPlan p = make_hybrid_plan(s);
+  ASSERT_EQ(p.sources.size(), 1u);
+  EXPECT_EQ(p.sources[0].name, "talker");
+  EXPECT_EQ(p.sources[0].position, (Vec3{0.45, 0.3, 0.2}));
+}
+
 TEST(HybridPlan, EverySourceAddsWithItsOwnLevel) {
   // The disc sounds too; a second monopole at 4 times the level: three sources, the monopoles'
   // weights in the ratio of their levels, and the response the weighted sum of the sources'.

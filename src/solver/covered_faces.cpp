@@ -1,0 +1,85 @@
+#include "sphreverb/solver/covered_faces.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "sphreverb/model/boundary.hpp"
+
+namespace sphreverb {
+
+std::optional<FaceCover> plate_on_room_face(const Scene& s, const BoundarySpec& b) {
+  if (!s.room.present || b.path.size() > 1 || b.rotation.size() > 1) return std::nullopt;
+  if (b.shape != ShapeKind::Rectangle && b.shape != ShapeKind::Disc) return std::nullopt;
+  const Vec3& lo = s.room.min;
+  const Vec3& hi = s.room.max;
+  int axis = 0;
+  for (int a = 1; a < 3; ++a)
+    if (std::abs(b.normal[a]) > std::abs(b.normal[axis])) axis = a;
+  if (std::abs(b.normal[axis]) < 1.0 - 1e-9) return std::nullopt;
+  const double tol = kContactTolerance * std::max(1.0, norm(hi - lo));
+  int side = -1;
+  if (std::abs(b.center[axis] - lo[axis]) <= tol) side = 0;
+  if (std::abs(b.center[axis] - hi[axis]) <= tol) side = 1;
+  if (side < 0) return std::nullopt;
+  const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+  const double face_area = (hi[a1] - lo[a1]) * (hi[a2] - lo[a2]);
+  double area = 0.0;
+  if (b.shape == ShapeKind::Disc) {
+    area = std::min(face_area, std::numbers::pi * b.radius * b.radius);
+  } else {
+    // The rectangle's in-plane axes are coordinate axes here (its normal is one): clip its
+    // extent along each to the face.
+    const WallShape w =
+        WallShape::from(Shape{b.shape, b.center, b.normal, b.width, b.height, b.radius});
+    area = 1.0;
+    for (int a : {a1, a2}) {
+      const double half = 0.5 * (std::abs(w.u[a]) * b.width + std::abs(w.v[a]) * b.height);
+      const double from = std::max(lo[a], b.center[a] - half);
+      const double to = std::min(hi[a], b.center[a] + half);
+      area *= std::max(0.0, to - from);
+    }
+  }
+  return FaceCover{2 * axis + side, area};
+}
+
+std::vector<SceneSurface> exposed_surfaces(const Scene& s) {
+  std::vector<SceneSurface> out = scene_surfaces(s);
+  if (!s.room.present) return out;
+  // scene_surfaces: the six faces, then the boundaries in scene order.
+  for (std::size_t i = 0; i < s.boundaries.size(); ++i) {
+    const std::optional<FaceCover> c = plate_on_room_face(s, s.boundaries[i]);
+    if (!c) continue;
+    SceneSurface& face = out[static_cast<std::size_t>(c->face)];
+    face.area = std::max(0.0, face.area - c->area);
+    out[6 + i].area = c->area;  // the part of it beyond the face sees no air
+    out[6 + i].sides = 1;
+  }
+  return out;
+}
+
+Reverberation exposed_reverberation(const Scene& s, bool& known) {
+  known = true;
+  std::vector<AbsorbingSurface> absorbing;
+  for (const SceneSurface& f : exposed_surfaces(s)) {
+    AbsorbingSurface a;
+    a.area = f.area * f.sides;
+    known = material_random_absorption(s, f.material, a.alpha_st) && known;
+    absorbing.push_back(a);
+  }
+  if (!known) return {};
+  return diffuse_field_t60(air_volume(s), absorbing, s.fluid.sound_speed);
+}
+
+std::vector<std::pair<std::string, double>> exposed_area_per_material(const Scene& s) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const SceneSurface& f : exposed_surfaces(s)) {
+    auto it =
+        std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == f.material; });
+    if (it == out.end()) it = out.insert(out.end(), {f.material, 0.0});
+    it->second += f.area * f.sides;
+  }
+  return out;
+}
+
+}  // namespace sphreverb
