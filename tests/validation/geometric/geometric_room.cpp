@@ -9,7 +9,8 @@
 // the geometric responses again (geometric/hybrid.hpp) and the octave T30 of the SPH, full and
 // geometric responses printed; out=DIR writes NAME.full.raw.wav and NAME.geo.raw.wav there, and
 // join.json: the crossover, f_max and per receiver the join's levels, in the form of the
-// "hybrid" block of a run's summary.json (what v19_check.py reads).
+// "hybrid" block of a run's summary.json (what v19_check.py reads); without sph=DIR, out=DIR
+// writes NAME.geo.raw.wav alone.
 // realisations=K averages the calibration over K noise realisations instead of
 // kCalibrationRealisations (1: the response alone). record_lowpass=HZ: the causal low-pass the
 // SPH records in DIR carry (the f_max of the run that wrote them; 0: none), where it differs
@@ -140,7 +141,12 @@ int run(int argc, char** argv) {
     for (std::size_t b = 0; b < kGeoBandCount; ++b)
       std::printf(" %7.1f", 1e3 * t30(geometric_energy(plan, h, taps, r, b), plan.rays.bin_width));
     std::printf(" ms (energy; %zu images)\n", taps.size());
-    if (sph_dir.empty()) continue;
+    if (sph_dir.empty()) {  // out=DIR alone: the geometric response
+      if (!out_dir.empty())
+        write_wav(out_dir + "/" + s.receivers[r].name + ".geo.raw.wav", rate,
+                  {geometric_response(plan, h, r, false, 1).channels[0]}, false);
+      continue;
+    }
     const Signal sph_in = read_wav(sph_dir + "/" + s.receivers[r].name + ".raw.wav");
     const GeometricResponse gr = geometric_response(plan, h, r, false, calibration_realisations);
     const std::vector<double>& g = gr.channels[0];
