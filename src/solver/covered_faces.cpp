@@ -58,28 +58,4 @@ std::vector<SceneSurface> exposed_surfaces(const Scene& s) {
   return out;
 }
 
-Reverberation exposed_reverberation(const Scene& s, bool& known) {
-  known = true;
-  std::vector<AbsorbingSurface> absorbing;
-  for (const SceneSurface& f : exposed_surfaces(s)) {
-    AbsorbingSurface a;
-    a.area = f.area * f.sides;
-    known = material_random_absorption(s, f.material, a.alpha_st) && known;
-    absorbing.push_back(a);
-  }
-  if (!known) return {};
-  return diffuse_field_t60(air_volume(s), absorbing, s.fluid.sound_speed);
-}
-
-std::vector<std::pair<std::string, double>> exposed_area_per_material(const Scene& s) {
-  std::vector<std::pair<std::string, double>> out;
-  for (const SceneSurface& f : exposed_surfaces(s)) {
-    auto it =
-        std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == f.material; });
-    if (it == out.end()) it = out.insert(out.end(), {f.material, 0.0});
-    it->second += f.area * f.sides;
-  }
-  return out;
-}
-
 }  // namespace sphreverb

@@ -12,6 +12,7 @@
 #include "sphreverb/model/mesh_query.hpp"
 #include "sphreverb/model/shape_mesh.hpp"
 #include "sphreverb/physics/dispersion.hpp"
+#include "sphreverb/solver/covered_faces.hpp"
 
 namespace sphreverb {
 
@@ -161,41 +162,46 @@ bool material_random_absorption(const Scene& s, const std::string& name,
   return true;
 }
 
-Reverberation scene_reverberation(const Scene& s, bool& known) {
+namespace {
+
+// The diffuse-field estimate over exposed_surfaces (covered_faces.hpp), each surface's
+// random-incidence alpha from `alpha` (false: unknown, and the estimate empty).
+template <class Alpha>
+Reverberation reverberation_over(const Scene& s, bool& known, Alpha alpha) {
   known = true;
   std::vector<AbsorbingSurface> absorbing;
-  for (const SceneSurface& f : scene_surfaces(s)) {
+  for (const SceneSurface& f : exposed_surfaces(s)) {
     AbsorbingSurface a;
     a.area = f.area * f.sides;
-    known = material_random_absorption(s, f.material, a.alpha_st) && known;
+    known = alpha(s.material(f.material), a.alpha_st) && known;
     absorbing.push_back(a);
   }
   if (!known) return {};
   return diffuse_field_t60(air_volume(s), absorbing, s.fluid.sound_speed);
 }
 
+}  // namespace
+
+Reverberation scene_reverberation(const Scene& s, bool& known) {
+  return reverberation_over(s, known, [&](const MaterialSpec& m, std::array<double, 6>& a) {
+    return material_random_absorption(s, m.name, a);
+  });
+}
+
 Reverberation table_reverberation(const Scene& s, bool& known) {
-  known = true;
-  std::vector<AbsorbingSurface> absorbing;
-  for (const SceneSurface& f : scene_surfaces(s)) {
-    AbsorbingSurface a;
-    a.area = f.area * f.sides;
-    const MaterialSpec& m = s.material(f.material);
-    if (!m.rigid) {
-      for (std::size_t b = 0; b < kOctaveBands.size(); ++b) {
-        if (!m.absorption_octaves.empty())
-          a.alpha_st[b] = m.absorption_octaves[b];
-        else if (!m.absorption.empty())
-          a.alpha_st[b] =
-              random_incidence_absorption(m.absorption[std::min(b, m.absorption.size() - 1)]);
-        else
-          known = false;
-      }
+  return reverberation_over(s, known, [](const MaterialSpec& m, std::array<double, 6>& a) {
+    a.fill(0.0);
+    if (m.rigid) return true;
+    for (std::size_t b = 0; b < kOctaveBands.size(); ++b) {
+      if (!m.absorption_octaves.empty())
+        a[b] = m.absorption_octaves[b];
+      else if (!m.absorption.empty())
+        a[b] = random_incidence_absorption(m.absorption[std::min(b, m.absorption.size() - 1)]);
+      else
+        return false;
     }
-    absorbing.push_back(a);
-  }
-  if (!known) return {};
-  return diffuse_field_t60(air_volume(s), absorbing, s.fluid.sound_speed);
+    return true;
+  });
 }
 
 namespace {
@@ -234,7 +240,7 @@ Mesh scene_surface_mesh(const Scene& s) {
 
 std::vector<std::pair<std::string, double>> area_per_material(const Scene& s) {
   std::vector<std::pair<std::string, double>> out;
-  for (const SceneSurface& f : scene_surfaces(s)) {
+  for (const SceneSurface& f : exposed_surfaces(s)) {
     auto it =
         std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == f.material; });
     if (it == out.end()) it = out.insert(out.end(), {f.material, 0.0});

@@ -6,8 +6,8 @@
 //     A = sum_faces (S_f - S_covered,f) alpha_f + sum_plates on faces S_p alpha_p + the rest
 //
 // scene_surfaces (surfaces.hpp) lists every surface as it is; exposed_surfaces is that list with
-// the covered area taken off and such plates counted on their front only. `check`'s surface list,
-// area per material and Sabine/Eyring estimate use it, as does postproc's report (report.py,
+// the covered area taken off and such plates counted on their front only. The diffuse-field
+// estimates and the area per material (surfaces.hpp) use it, as does postproc's report (report.py,
 // with_face_plates).
 #pragma once
 
@@ -37,13 +37,5 @@ std::optional<FaceCover> plate_on_room_face(const Scene& scene, const BoundarySp
 // scene_surfaces with every plate_on_room_face's covered area taken off its face (never below
 // 0) and the plate counted with that area (what lies beyond the face sees no air) and one side.
 std::vector<SceneSurface> exposed_surfaces(const Scene& scene);
-
-// The diffuse-field estimate (reverberation.hpp) over exposed_surfaces; `known` false (and the
-// estimate empty) if a surface's material has no absorption to report.
-Reverberation exposed_reverberation(const Scene& scene, bool& known);
-
-// Area per material over exposed_surfaces (each counted with its sides), m^2, in order of first
-// use.
-std::vector<std::pair<std::string, double>> exposed_area_per_material(const Scene& scene);
 
 }  // namespace sphreverb

@@ -51,8 +51,9 @@ double air_volume(const Scene& scene);
 bool material_random_absorption(const Scene& scene, const std::string& material,
                                 std::array<double, 6>& alpha_st);
 
-// The diffuse-field estimate of the scene (reverberation.hpp) over scene_surfaces, each counted
-// with its sides; `known` is false (and the estimate empty) if a surface's material has no
+// The diffuse-field estimate of the scene (reverberation.hpp) over the surfaces the air sees
+// (covered_faces.hpp: exposed_surfaces, a plate on a room face replacing the face there), each
+// counted with its sides; `known` is false (and the estimate empty) if a surface's material has no
 // absorption to report.
 Reverberation scene_reverberation(const Scene& scene, bool& known);
 
@@ -111,7 +112,7 @@ struct ObliqueMessage {
 };
 ObliqueMessage oblique_wall_message(const Scene& scene);
 
-// Area per material over scene_surfaces (each surface counted with its sides), m^2, in order of
+// Area per material over exposed_surfaces (each surface counted with its sides), m^2, in order of
 // first use.
 std::vector<std::pair<std::string, double>> area_per_material(const Scene& scene);
 

@@ -146,13 +146,13 @@ std::string surfaces_report(const Scene& s) {
   }
   o << "  area per material   ";
   const char* sep = " ";
-  for (const auto& [material, area] : exposed_area_per_material(s)) {
+  for (const auto& [material, area] : area_per_material(s)) {
     o << sep << material << " " << area << " m^2";
     sep = ", ";
   }
   o << "\n";
   bool known = false;
-  const Reverberation r = exposed_reverberation(s, known);
+  const Reverberation r = scene_reverberation(s, known);
   o << "  air volume           " << air_volume(s) << " m^3";
   if (!s.geometries.empty()) o << " (the room less its objects, from the meshes)";
   o << "\n";

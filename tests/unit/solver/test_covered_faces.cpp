@@ -93,7 +93,7 @@ TEST(CoveredFaces, PlatesOnFacesReplaceTheFaceUnderThem) {
   // The total area is the box's plus the shelf's two sides; the absorption counts each material
   // where the air sees it.
   bool known = false;
-  const Reverberation r = exposed_reverberation(s, known);
+  const Reverberation r = scene_reverberation(s, known);
   ASSERT_TRUE(known);
   const double box = 2.0 * (1.0 * 0.8 + 0.8 * 0.6 + 1.0 * 0.6);
   const double shelf = 0.2 * 0.3 * all[9].sides;
@@ -110,7 +110,7 @@ TEST(CoveredFaces, PlatesOnFacesReplaceTheFaceUnderThem) {
   // scene_surfaces alone counted the window, door and lamp on top of the faces, both sides.
   bool k2 = false;
   EXPECT_GT(scene_reverberation(s, k2).area, r.area + g + w - 1e-9);
-  for (const auto& [material, area] : exposed_area_per_material(s))
+  for (const auto& [material, area] : area_per_material(s))
     if (material == "glass") EXPECT_NEAR(area, g, 1e-12);
 }
 
