@@ -137,23 +137,6 @@ int emitter_mirror_face(const Scene& s) {
 // a band-fitted one is the fitted Z = R + j(wM - K/w) itself, a face element per first-layer
 // particle (mirror_walls.hpp). `auto` takes mirror walls unless a face's material is given by
 // stiffness and damping (the spring form), which only force walls carry.
-// The NAME of the first ghost-walled [boundary] rectangle or disc lying on a face of the [room]
-// box (its plane that of the face within 1e-6 dx, its normal along the face's axis); "" if none.
-std::string panel_on_room_face(const Scene& s) {
-  const double tol = 1e-6 * s.fluid.spacing;
-  for (const BoundarySpec& b : s.boundaries) {
-    if (b.wall != BoundaryWall::Ghost || b.shape == ShapeKind::Cylinder) continue;
-    const Vec3 n = normalized(b.normal);
-    for (int axis = 0; axis < 3; ++axis) {
-      if (!(std::abs(n[axis]) > 1.0 - 1e-9)) continue;
-      if (std::abs(b.center[axis] - s.room.min[axis]) <= tol ||
-          std::abs(b.center[axis] - s.room.max[axis]) <= tol)
-        return b.name;
-    }
-  }
-  return "";
-}
-
 void derive_room_walls(const Reader& r, Scene& s) {
   Derived& d = s.derived;
   if (!s.room.present) return;
@@ -336,6 +319,24 @@ void check_materials(const Reader& r, const Scene& s) {
                  "] section)");
     }
   }
+}
+
+// passes.hpp: the NAME of the first ghost-walled [boundary] rectangle or disc lying on a face of
+// the [room] box (its plane that of the face within 1e-6 dx, its normal along the face's axis); ""
+// if none.
+std::string panel_on_room_face(const Scene& s) {
+  const double tol = 1e-6 * s.fluid.spacing;
+  for (const BoundarySpec& b : s.boundaries) {
+    if (b.wall != BoundaryWall::Ghost || b.shape == ShapeKind::Cylinder) continue;
+    const Vec3 n = normalized(b.normal);
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!(std::abs(n[axis]) > 1.0 - 1e-9)) continue;
+      if (std::abs(b.center[axis] - s.room.min[axis]) <= tol ||
+          std::abs(b.center[axis] - s.room.max[axis]) <= tol)
+        return b.name;
+    }
+  }
+  return "";
 }
 
 void derive(const Reader& r, Scene& s) {

@@ -30,6 +30,10 @@ std::optional<Vec3> air_behind(const Scene& s, const BoundarySpec& b);
 // with no air behind it; else tethered. Sets wall and wall_reason (needs the fill box, the
 // materials, the receivers and the emitter; checks.cpp).
 void resolve_boundary_walls(Scene& s);
+// The NAME of the first ghost-walled [boundary] rectangle or disc lying on a face of the [room]
+// box (its plane that of the face within 1e-6 dx, its normal along the face's axis); "" if none
+// (derived.cpp; needs the resolved walls).
+std::string panel_on_room_face(const Scene& s);
 // Receivers and emitter against the fill box, the boundaries and each other; warnings into
 // s.warnings (checks.cpp).
 void check_geometry(const Reader& r, Scene& s);
