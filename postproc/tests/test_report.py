@@ -4,6 +4,7 @@ estimates against the formulas, what the page says about the solver's high-pass,
 self-contained page whose figures decode as PNGs, and (when Debian's chromium is installed) the
 page rendered headless: a non-blank screenshot and every figure decoded in the browser."""
 import base64
+import html
 import io
 import json
 import os
@@ -286,6 +287,30 @@ class TestPage(unittest.TestCase):
             with open(report.write_report(d), encoding="utf-8") as f:
                 text = f.read()
             self.assertIn("without a high-pass ([output] highpass = 0)", text)
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+    def test_stable_run_has_no_banner(self):
+        self.assertNotIn("class='unstable'", self.text)
+
+    def test_instability_warning_is_shown(self):
+        d = tempfile.mkdtemp(prefix="report_test_unstable_")
+        try:
+            make_run(d, material="carpet", duration=0.3)
+            warning = ("the air's acoustic energy is 2.61e-11 J at t = 0.2873 s, over 10 times "
+                       "the most it held while the sources played (2.55e-12 J, to t = 0.050 s "
+                       "with their settling): the run is unstable; 83 % of the energy is in 169 "
+                       "particles around (0.703, 0.95, 0.93) m, next to [room] y_max and "
+                       "[boundary.door]; the receivers record the growth")
+            with open(os.path.join(d, "sphreverb.log"), "w") as f:
+                f.write("[20:27:11] info stage 1: equilibrium after 10 steps\n"
+                        f"[20:27:17] warning {warning}\n")
+            with open(report.write_report(d), encoding="utf-8") as f:
+                text = f.read()
+            banner = text.split("class='unstable'>", 1)[1].split("</div>", 1)[0]
+            self.assertIn("This run is unstable", banner)
+            self.assertIn(html.escape(warning), banner)
+            self.assertLess(text.index("class='unstable'"), text.index("<main>"))  # at the top
         finally:
             shutil.rmtree(d, ignore_errors=True)
 

@@ -243,6 +243,21 @@ void warn_room_faces(Scene& s) {
       "(docs/scene-reference.md)");
 }
 
+// Mirror walls (given `walls = mirror`) under a ghost-walled panel lying on one of their faces:
+// the panel's ghosts stand where the face's images are, and the air at the panel's edges grows
+// (`auto` builds the box as ghost walls then, one solid with the panel).
+void warn_panel_on_mirror_face(Scene& s) {
+  if (!s.room.present || !s.derived.mirror_room) return;
+  const std::string panel = panel_on_room_face(s);
+  if (panel.empty()) return;
+  s.warnings.push_back(
+      "[boundary." + panel +
+      "] is a ghost-walled panel lying on a face of the [room] box, whose walls are mirror walls "
+      "([room] walls = mirror): its ghosts stand where the face's images are, and the air at the "
+      "panel's edges grows over a long record (the energy watch warns); `walls = auto` (the "
+      "default) builds the box as ghost walls, one solid with the panel (docs/theory/walls.md)");
+}
+
 // The disc lies on a wall: its normal along a [room] face's axis (or a plate's normal, or the
 // normal of the nearest mesh face) and its centre within dx of that face (and within the plate's
 // extent).
@@ -519,6 +534,7 @@ void check_geometry(const Reader& r, Scene& s) {
   check_emitter_fits(r, s);
   check_emitter_uncut(r, s);
   warn_room_faces(s);
+  warn_panel_on_mirror_face(s);
   warn_free_emitter(s);
   warn_moving_wake(s);
   warn_moving_without_shifting(s);

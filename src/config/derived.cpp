@@ -223,6 +223,14 @@ void derive_room_walls(const Reader& r, Scene& s) {
     const bool on_lattice = room_faces_on_lattice(s);
     d.mirror_room = particles && on_lattice;
     d.ghost_room = particles && !on_lattice;
+    // A ghost-walled panel lying on a mirror face would put its ghosts where the face's images
+    // are: the air next to the panel then saw the wall twice (images and ghosts at the same
+    // sites, reflected about different normals at the panel's edges), and the lattice there grew
+    // (walls.md, "Panels on a [room] face"). The box is then ghost-walled too, one solid with the
+    // panel.
+    if (d.mirror_room)
+      if (const std::string panel = panel_on_room_face(s); !panel.empty())
+        d.mirror_room = false, d.ghost_room = true, d.room_panel = panel;
   }
   for (int face = 0; face < 6 && d.mirror_room; ++face) {
     const MaterialSpec& m = s.material(s.room.face_material[face]);
@@ -366,6 +374,24 @@ void check_materials(const Reader& r, const Scene& s) {
                  "] section)");
     }
   }
+}
+
+// passes.hpp: the NAME of the first ghost-walled [boundary] rectangle or disc lying on a face of
+// the [room] box (its plane that of the face within 1e-6 dx, its normal along the face's axis); ""
+// if none.
+std::string panel_on_room_face(const Scene& s) {
+  const double tol = 1e-6 * s.fluid.spacing;
+  for (const BoundarySpec& b : s.boundaries) {
+    if (b.wall != BoundaryWall::Ghost || b.shape == ShapeKind::Cylinder) continue;
+    const Vec3 n = normalized(b.normal);
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!(std::abs(n[axis]) > 1.0 - 1e-9)) continue;
+      if (std::abs(b.center[axis] - s.room.min[axis]) <= tol ||
+          std::abs(b.center[axis] - s.room.max[axis]) <= tol)
+        return b.name;
+    }
+  }
+  return "";
 }
 
 void derive(const Reader& r, Scene& s) {

@@ -450,18 +450,20 @@ Vec3 GhostWalls::reflected(const Site& s, Vec3 v) {
 double GhostWalls::moving_face_density(const Site& s, double rho) const {
   // Across a face that moves, dp/dn = -rho0 dW/dt (the air's momentum at the wall), not 0 as
   // for a rigid one: the ghost's pressure is the state's plus that gradient times the lever.
-  // dW/dt of a reacting face from its element's equation (reacting_face.hpp eq. 2) at its
-  // current state, of a resistive face from its W = p / R now and at the last step, plus the
-  // disc's acceleration where the face moves with it.
+  // dW/dt of a reacting face: the acceleration its element's integrator takes over this step
+  // (reacting_face.hpp eq. 2, ReactingFaceStep::acceleration), not eq. (1)'s (p - R W - K X) / M
+  // at the state of the last half step, which a stiff damper (R dt / M >> 1, a nearly rigid wall)
+  // makes R dt / M times too large: the ghosts' pressure then outweighed the air's and the walls
+  // of a plaster room fed energy into the lattice (walls.md). Of a resistive face from its W = p /
+  // R now and at the last step, plus the disc's acceleration where the face moves with it.
   const double pressure = params_.eos.pressure(rho);
   const std::size_t row = s.element >= 0 ? 3 * static_cast<std::size_t>(s.element) : 0;
   double dp = 0.0;
   for (int k = 0; k < s.faces; ++k) {
     double rate = s.drive[k] * piston_acceleration_;
     if (s.step[k] >= 0) {
-      const WallImpedance& z = impedances_[static_cast<std::size_t>(s.step[k])];
-      rate +=
-          (pressure - z.resistance * face_w_[row + k] - z.stiffness * face_x_[row + k]) / z.mass;
+      rate += steps_[static_cast<std::size_t>(s.step[k])].acceleration(pressure, face_x_[row + k],
+                                                                       face_w_[row + k]);
     } else if (s.resistive(k) && params_.dt > 0.0) {
       rate += (s.admittance[k] * pressure - face_w_[row + k]) / params_.dt;
     }

@@ -16,6 +16,7 @@
 #include "sphreverb/solver/energy_watch.hpp"
 #include "sphreverb/solver/plane_counts.hpp"
 #include "sphreverb/solver/slab_cost.hpp"
+#include "sphreverb/solver/walls_near.hpp"
 
 namespace sphreverb {
 
@@ -28,6 +29,35 @@ constexpr std::int64_t kFlushEvery = 256;  // steps between receiver reductions 
 constexpr double kWatchSeconds = 1e-3;
 constexpr double kSettleSeconds = 0.05;
 constexpr std::int64_t kEnergyEvery = 10;  // stage-1 steps between energy checks
+// The growth region of an unstable run: the particles holding at least this share of the largest
+// particle's energy (energy.hpp, energy_region).
+constexpr double kRegionFraction = 0.1;
+
+// Where an unstable run's energy sits, for its warning: the region's share of the energy, its
+// centroid, extent and bounding box, and the walls by name within two spacings of its most
+// energetic particle (else the nearest wall).
+std::string growth_region(const Scene& s, const EnergyRegion& r) {
+  if (r.particles == 0) return "no particle holds acoustic energy";
+  const auto at = [](const Vec3& v) {
+    return fmt::format("({:.3g}, {:.3g}, {:.3g})", v.x, v.y, v.z);
+  };
+  const double dx = s.fluid.spacing;
+  std::vector<NamedWall> near = walls_near(s, r.peak, 2.0 * dx);
+  std::string walls;
+  if (!near.empty()) {
+    walls = "next to " + wall_list(near);
+  } else {
+    std::vector<NamedWall> all = walls_near(s, r.peak, HUGE_VAL);
+    walls = all.empty() ? "away from every wall"
+                        : fmt::format("{:.3g} m from the nearest wall, {}", all.front().distance,
+                                      all.front().name);
+  }
+  return fmt::format(
+      "{:.0f} % of the energy is in {} particles around {} m (energy-weighted; rms extent {} m, "
+      "within {} to {} m), the most energetic at {} m, {}",
+      100.0 * r.share, r.particles, at(r.centroid), at(r.spread), at(r.lo), at(r.hi), at(r.peak),
+      walls);
+}
 }  // namespace
 
 Decomposition Decomposition::of(const Scene& s) {
@@ -560,16 +590,20 @@ StageStats Simulation::record(const Signal& input) {
       const double t = static_cast<double>(n + 1) * d.dt;
       const AcousticEnergy e =
           acoustic_energy(p_, d.particle_mass, f.rest_density, f.sound_speed, t, comm_);
-      if (watch.observe(t, e.kinetic + e.potential) && rank_ == 0)
-        logger("sim")->warn(
-            "the air's acoustic energy is {:.3g} J at t = {:.4f} s, over {:.0f} times the most it "
-            "held while the sources played ({:.3g} J, to t = {:.3f} s with their settling): the "
-            "run is unstable, most likely at a hard wall oblique to the lattice, {} "
-            "(docs/limitations.md, \"Oblique mesh walls\"); the receivers record the growth",
-            e.kinetic + e.potential, t, EnergyWatch::kGrowth, watch.reference(), watch.drive_end(),
-            physics_.hyperviscosity > 0.0
-                ? "and with [fluid] hyperviscosity on: a larger value may hold it"
-                : "which [fluid] hyperviscosity = 0.005 keeps bounded");
+      if (watch.observe(t, e.kinetic + e.potential)) {
+        // Where it grows (collective): the particles holding at least kRegionFraction of the
+        // largest particle's energy, and the walls by name next to the most energetic one.
+        const EnergyRegion r = energy_region(p_, d.particle_mass, f.rest_density, f.sound_speed,
+                                             kRegionFraction, comm_);
+        if (rank_ == 0)
+          logger("sim")->warn(
+              "the air's acoustic energy is {:.3g} J at t = {:.4f} s, over {:.0f} times the most "
+              "it held while the sources played ({:.3g} J, to t = {:.3f} s with their settling): "
+              "the run is unstable; {}; the receivers record the growth (docs/limitations.md, "
+              "\"Growing energy\")",
+              e.kinetic + e.potential, t, EnergyWatch::kGrowth, watch.reference(),
+              watch.drive_end(), growth_region(scene_, r));
+      }
     }
     if ((n + 1) % kFlushEvery == 0 || n + 1 == d.steps) receivers_.flush(comm_);
     timings_.lap(Phase::Receivers);

@@ -284,6 +284,9 @@ struct Derived {
   double f_max_walls = 0.0;
   bool mirror_room = false;  // the [room] walls are mirror walls (RoomSpec::walls resolved)
   bool ghost_room = false;   // ... or ghost walls of the box as a mesh (faces off the lattice)
+  // walls = auto made the room's faces ghost walls although they lie on the lattice: this
+  // ghost-walled [boundary] panel lies on one of them (its NAME; "": not so).
+  std::string room_panel;
   // m/(Pa s), 1/R of each face of a mirror room (RoomSpec::face_material order); 0 = rigid
   std::array<double, 6> room_admittance{};
   // The fitted wall (material.hpp eq. 1) of each reacting face of a mirror room (a material

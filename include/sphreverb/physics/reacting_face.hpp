@@ -42,6 +42,16 @@ class ReactingFaceStep {
     x += dt_ * w;
   }
 
+  // The face's acceleration over the step eq. (2) takes from (X^n, W^{n-1/2}) under p = p^n (Pa):
+  // (W^{n+1/2} - W^{n-1/2}) / dt = ((e - 1) W^{n-1/2} + (1 - e) (p - K X^n) / R) / dt, m/s^2.
+  // For R dt / M -> 0 it is eq. (1)'s (p - R W - K X) / M; for R dt / M >> 1 (a stiff damper:
+  // the band fit of a nearly rigid wall) the damped mass settles within the step, and the
+  // acceleration stays that of W following p / R, where (p - R W^{n-1/2} - K X) / M would be
+  // R dt / M times too large (walls.md, "Reacting ghost walls").
+  double acceleration(double pressure, double x, double w) const {
+    return ((decay_ - 1.0) * w + gain_ * (pressure - stiffness_ * x)) / dt_;
+  }
+
  private:
   double stiffness_ = 0.0, dt_ = 0.0, decay_ = 1.0, gain_ = 0.0;
 };

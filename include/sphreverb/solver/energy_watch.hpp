@@ -3,8 +3,9 @@
 // While a source plays (the emitter's input, the monopoles' inputs, and a settling time after
 // them for the drive's high-pass and the room's response) the energy may rise; after that, with
 // rigid or absorbing walls and nothing moving, it can only stay or fall. A run whose energy rises
-// above kGrowth times the largest it reached while driven is unstable: the known case is a hard
-// wall oblique to the lattice (docs/limitations.md). The watch reports that once; it changes
+// above kGrowth times the largest it reached while driven is unstable (docs/limitations.md,
+// "Growing energy"; the warning names where the energy sits: energy.hpp, energy_region). The
+// watch reports that once; it changes
 // nothing in the run. A restart that resumes after the drive has ended takes its first
 // observation as the reference.
 #pragma once

@@ -8,7 +8,10 @@ each receiver ``OUT/NAME.raw.wav`` (float, pascals): the waveform, the spectrum 
 rigid-box modes f = (c/2) sqrt((nx/Lx)^2 + (ny/Ly)^2 + (nz/Lz)^2) marked when the scene has a
 [room] box, a spectrogram, the Schroeder energy decay curves per octave, and the ISO 3382-1
 table (T20, T30, EDT, C80, D50, Ts; iso3382.py) for the octaves whose centre lies below f_max,
-with validity flags and the Sabine and Eyring estimates (room.py) of each octave.
+with validity flags and the Sabine and Eyring estimates (room.py) of each octave. A run whose
+log (``OUT/sphreverb.log``) holds the energy watch's warning ("the run is unstable": the air's
+energy grew past ten times its driven peak) gets that warning as a banner at the top of the page:
+its records then hold the growth, and no decay figure of it is a room's.
 
 Every figure and the table analyse ``NAME.raw.wav`` exactly as the solver wrote it, the way
 ``python3 -m sphreverb_post metrics NAME.raw.wav`` does (same samples, same ISO 3382-1 onset, so
@@ -37,6 +40,7 @@ import html
 import io
 import json
 import os
+import re
 import sys
 
 import numpy as np
@@ -368,6 +372,8 @@ figure img { width: 100%; height: auto; border: 1px solid #e2e6ec; }
 figcaption { font-size: 12px; color: #4a5568; margin-top: 3px; }
 p.note, ul.notes { font-size: 12px; color: #4a5568; }
 p.warning { background: #fff4e5; border-left: 4px solid #dd6b20; padding: 6px 10px; }
+div.unstable { border: 2px solid #c53030; background: #fff5f5; color: #742a2a; padding: 8px 12px;
+  margin: 8px 0; font-size: 14px; }
 ul.notes { margin: 4px 0; padding-left: 20px; }
 pre { font-size: 11px; background: #f6f8fa; padding: 8px; overflow-x: auto; }
 """
@@ -623,6 +629,25 @@ def hybrid_sections(summary, out_dir, model, hp=None):
     return out
 
 
+def instability_warnings(out_dir):
+    """The energy watch's warnings in OUT/sphreverb.log (the lines saying "the run is unstable"),
+    without their time stamp; [] without a log."""
+    try:
+        with open(os.path.join(out_dir, "sphreverb.log"), encoding="utf-8", errors="replace") as f:
+            lines = [ln.rstrip("\n") for ln in f if "the run is unstable" in ln]
+    except OSError:
+        return []
+    return [re.sub(r"^.*?\bwarning\s+", "", ln, count=1) for ln in lines]
+
+
+def instability_html(out_dir):
+    """A banner for each instability warning of the run ("" if none)."""
+    return "".join(
+        "<div class='unstable'><strong>This run is unstable:</strong> its records hold energy "
+        f"that grew after the sources stopped; no decay figure below is the room's.<br>{esc(w)}"
+        "</div>" for w in instability_warnings(out_dir))
+
+
 def write_report(out_dir, output=None):
     """Write the page of run ``out_dir`` to ``output`` (default OUT/report.html); returns its
     path. Raises InputError for a missing or unreadable summary.json or receiver file."""
@@ -655,7 +680,8 @@ def write_report(out_dir, output=None):
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{esc(title)}</title><style>{CSS}</style></head><body>"
         f"<header><h1>{esc(title)}</h1><p>{esc(os.path.abspath(out_dir))} · scene "
-        f"{esc(summary.get('scene_path', '?'))} · {len(receivers)} receiver(s)</p></header>"
+        f"{esc(summary.get('scene_path', '?'))} · {len(receivers)} receiver(s)</p>"
+        f"{instability_html(out_dir)}</header>"
         "<main><section><h2>Scene and run</h2><div class='cols'><div>"
         f"{kv_table(facts_rows(summary, out_dir, model))}</div></div>"
         f"<h3>Wall materials and diffuse-field estimates</h3>{materials_html(model)}"

@@ -31,7 +31,9 @@ std::string room_walls_line(const Scene& s) {
   o.precision(4);
   const Derived& d = s.derived;
   o << "  room walls           "
-    << (d.mirror_room  ? "mirror"
+    << (d.mirror_room           ? "mirror"
+        : !d.room_panel.empty() ? "ghost walls of the box ([boundary." + d.room_panel +
+                                      "] is a ghost panel lying on a face: one solid with it)"
         : d.ghost_room ? "ghost walls of the box (its faces are off the lattice's dx/2 position)"
                        : "tethered force walls")
     << ":";

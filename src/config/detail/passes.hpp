@@ -38,8 +38,7 @@ void resolve_boundary_walls(Scene& s);
 // The [emitter] disc meant for a wall: within dx of a [room] face, a fixed [boundary] rectangle
 // or disc, or a fixed mesh's face, parallel to it (normals within 1e-6) and facing away from it
 // (its normal into the air), yet closer to it than dx/2: its centre is moved along the face's
-// normal to dx/2 from it, and s.notes says so (emitter_placement.cpp). A scene with [hybrid]
-// needs the disc (the geometric part's source).
+// normal to dx/2 from it, and s.notes says so (emitter_placement.cpp).
 void place_emitter(const Reader& r, Scene& s);
 // The fill box's face `face` (2 axis + side, as room_face_key) sampled on a grid of dx at the
 // first lattice layer's depth (dx/2 inside it): `open` of `samples` points have air (inside any
@@ -54,6 +53,10 @@ FaceCoverage fill_box_face_coverage(const Scene& s, int face);
 // Each face of the fill box closed by walls: an error naming the first face whose air faces
 // nothing over part of it, and that part's share.
 void check_fill_box_closed(const Reader& r, const Scene& s);
+// The NAME of the first ghost-walled [boundary] rectangle or disc lying on a face of the [room]
+// box (its plane that of the face within 1e-6 dx, its normal along the face's axis); "" if none
+// (derived.cpp; needs the resolved walls).
+std::string panel_on_room_face(const Scene& s);
 // Receivers and emitter against the fill box, the boundaries and each other; warnings into
 // s.warnings (checks.cpp).
 void check_geometry(const Reader& r, Scene& s);

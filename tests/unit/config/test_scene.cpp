@@ -380,6 +380,34 @@ TEST(SceneParse, RoomFacesAndTheirWalls) {
   expect_mentions(error_of(kMinimal, {{"room.walls", "glass"}}), {"[room] walls", "glass"});
 }
 
+// A ghost-walled [boundary] panel lying on a face of a [room] on the lattice: `auto` builds the
+// box as ghost walls (one solid with the panel), naming the panel; `walls = mirror` keeps the
+// images and warns; a panel standing in front of the face (1 cm) leaves the mirror walls.
+TEST(SceneParse, PanelOnARoomFaceMakesTheBoxGhostWalled) {
+  const std::string rooms = replace(kMinimal, "max = 1 1 1\n",
+                                    "max = 0.99 0.99 0.99\n[boundary.door]\nshape = rectangle\n"
+                                    "center = 0.5 0.99 0.3\nnormal = 0 -1 0\nsize = 0.3 0.6\n");
+  const Scene s = parse_scene(rooms, kPath);
+  ASSERT_EQ(s.boundaries.size(), 1u);
+  EXPECT_EQ(s.boundaries[0].wall, BoundaryWall::Ghost);
+  EXPECT_FALSE(s.derived.mirror_room);
+  EXPECT_TRUE(s.derived.ghost_room);
+  EXPECT_EQ(s.derived.room_panel, "door");
+  const Scene forced = parse_scene(rooms, kPath, {{"room.walls", "mirror"}});
+  EXPECT_TRUE(forced.derived.mirror_room);
+  EXPECT_TRUE(forced.derived.room_panel.empty());
+  bool warned = false;
+  for (const std::string& w : forced.warnings)
+    warned = warned || (w.find("[boundary.door] is a ghost-walled panel lying on a face") !=
+                            std::string::npos &&
+                        w.find("walls = auto") != std::string::npos);
+  EXPECT_TRUE(warned);
+  EXPECT_EQ(forced.warnings.size(), s.warnings.size() + 1);
+  const Scene in_front = parse_scene(rooms, kPath, {{"boundary.door.center", "0.5 0.98 0.3"}});
+  EXPECT_TRUE(in_front.derived.mirror_room);
+  EXPECT_TRUE(in_front.derived.room_panel.empty());
+}
+
 // The emitter disc on a mirror face is a velocity boundary of it: with no other force wall the
 // force walls' limit is gone and f_max is the air's; a tethered room, a tethered boundary, a disc
 // in the air or of an absorbing material keep it (c / (kForceWallPpw dx)).

@@ -70,5 +70,39 @@ TEST(ReactingFaceStep, UndampedSpringIsStableAtTheFittedBound) {
   EXPECT_GT(peak, 0.9e-6);
 }
 
+// The acceleration the ghosts' pressure gradient takes: exactly (W^{n+1/2} - W^{n-1/2}) / dt of
+// the step advance() takes; eq. (1)'s (p - R W - K X) / M where R dt / M is small; bounded by the
+// change of p / R where the damper is stiff (the office plaster, R dt / M = 21), where eq. (1)'s
+// form at W^{n-1/2} is R dt / M times larger.
+TEST(ReactingFaceStep, AccelerationIsTheStepsAndStaysBoundedForAStiffDamper) {
+  const double dt = 1.0 / 44100.0;
+  const WallImpedance soft{100.0, 0.1204, 2.328e6};       // R dt / M = 0.019
+  const WallImpedance plaster{1.131e5, 0.1204, 2.328e6};  // R dt / M = 21.3
+  for (const WallImpedance& z : {soft, plaster}) {
+    const ReactingFaceStep step(z, dt);
+    double x = 1e-9, w = 1e-5;
+    const double p = 2.0;
+    const double a = step.acceleration(p, x, w);
+    const double w0 = w;
+    step.advance(p, x, w);
+    EXPECT_NEAR(a, (w - w0) / dt, 1e-9 * std::abs(a));
+  }
+  {
+    const ReactingFaceStep step(soft, dt);
+    const double x = 1e-9, w = 1e-5, p = 2.0;
+    const double eq1 = (p - soft.resistance * w - soft.stiffness * x) / soft.mass;
+    EXPECT_NEAR(step.acceleration(p, x, w), eq1, 0.02 * std::abs(eq1));
+  }
+  {
+    // At rest under p, then p changes by dp: W follows p / R within the step.
+    const ReactingFaceStep step(plaster, dt);
+    const double p0 = 1.0, dp = 0.1, w = p0 / plaster.resistance;
+    const double a = step.acceleration(p0 + dp, 0.0, w);
+    const double eq1 = (p0 + dp - plaster.resistance * w) / plaster.mass;
+    EXPECT_LE(std::abs(a), 1.0001 * dp / plaster.resistance / dt);
+    EXPECT_GT(std::abs(eq1 / a), 20.0);  // R dt / M times too large
+  }
+}
+
 }  // namespace
 }  // namespace sphreverb
