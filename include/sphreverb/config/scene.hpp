@@ -309,10 +309,10 @@ struct Derived {
 // (docs/theory/geometric.md). Absent: nothing of it runs.
 struct HybridSpec {
   bool present = false;
-  double crossover = 0.0;      // Hz, resolved by the parser: 0 = the default (scene.cpp)
+  double crossover = 0.0;       // Hz, resolved by the parser: 0 = the default (scene.cpp)
   std::string crossover_basis;  // how the parser chose it, for check and the log ("given", ...)
-  std::int64_t rays = 100000;  // rays traced, [0, 1e9]; 0 = image sources only
-  double image_time = 0.1;     // s, reflections from image sources up to this delay
+  std::int64_t rays = 100000;   // rays traced, [0, 1e9]; 0 = image sources only
+  double image_time = 0.1;      // s, reflections from image sources up to this delay
   // Largest reflection order of the polyhedral image sources (any room but a [room] box, whose
   // lattice of images has every order), [0, 20].
   std::int64_t image_order = 3;

@@ -83,7 +83,7 @@ std::vector<double> crossover_join(const std::vector<double>& sph, std::vector<d
 // backwards (zero phase, the LR4 magnitude squared), padded with zeros on both sides while
 // filtering so that neither pass cuts the other's ringing. x's length.
 std::vector<double> band_pass_zero_phase(const std::vector<double>& x, double rate, double lo,
-                                    double hi);
+                                         double hi);
 
 // Energy of `x` in the octave [lo, hi] Hz (LR4 high-pass at lo, low-pass at hi, forwards and
 // backwards: zero phase, the LR4 magnitude squared), summed over the samples [first, last).

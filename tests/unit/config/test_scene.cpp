@@ -545,7 +545,15 @@ TEST(SceneParse, ExplicitFillBoxWithoutRoom) {
   // Closed by six plates; without them its air would face nothing (an error naming the face).
   const std::string open = replace(kMinimal, "[room]\nmin = 0 0 0\nmax = 1 1 1\n",
                                    "[fluid]\nfill_min = 0 0 0\nfill_max = 1 1 1\n");
-  const Scene s = parse_scene(open + "[boundary.x0]\nshape = rectangle\ncenter = 0 0.5 0.5\nnormal = 1 0 0\nsize = 1 1\n[boundary.x1]\nshape = rectangle\ncenter = 1 0.5 0.5\nnormal = -1 0 0\nsize = 1 1\n[boundary.y0]\nshape = rectangle\ncenter = 0.5 0 0.5\nnormal = 0 1 0\nsize = 1 1\n[boundary.y1]\nshape = rectangle\ncenter = 0.5 1 0.5\nnormal = 0 -1 0\nsize = 1 1\n[boundary.z0]\nshape = rectangle\ncenter = 0.5 0.5 0\nnormal = 0 0 1\nsize = 1 1\n[boundary.z1]\nshape = rectangle\ncenter = 0.5 0.5 1\nnormal = 0 0 -1\nsize = 1 1\n", kPath);
+  const Scene s = parse_scene(
+      open +
+          "[boundary.x0]\nshape = rectangle\ncenter = 0 0.5 0.5\nnormal = 1 0 0\nsize = 1 "
+          "1\n[boundary.x1]\nshape = rectangle\ncenter = 1 0.5 0.5\nnormal = -1 0 0\nsize = 1 "
+          "1\n[boundary.y0]\nshape = rectangle\ncenter = 0.5 0 0.5\nnormal = 0 1 0\nsize = 1 "
+          "1\n[boundary.y1]\nshape = rectangle\ncenter = 0.5 1 0.5\nnormal = 0 -1 0\nsize = 1 "
+          "1\n[boundary.z0]\nshape = rectangle\ncenter = 0.5 0.5 0\nnormal = 0 0 1\nsize = 1 "
+          "1\n[boundary.z1]\nshape = rectangle\ncenter = 0.5 0.5 1\nnormal = 0 0 -1\nsize = 1 1\n",
+      kPath);
   EXPECT_FALSE(s.room.present);
   EXPECT_EQ(s.fluid.fill_max, (Vec3{1, 1, 1}));
   EXPECT_NE(error_of(open).find("the fill box's face x_min (x = 0 m): 100 %"), std::string::npos)
