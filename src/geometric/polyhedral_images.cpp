@@ -3,11 +3,6 @@
 // answers the occlusion queries.
 #include "sphreverb/geometric/polyhedral_images.hpp"
 
-#include <CGAL/AABB_traits.h>
-#include <CGAL/AABB_tree.h>
-#include <CGAL/AABB_triangle_primitive.h>
-#include <CGAL/Simple_cartesian.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -16,16 +11,17 @@
 #include <numeric>
 #include <tuple>
 
+#include "geometric/detail/triangle_tree.hpp"
 #include "sphreverb/geometric/wall_reflection.hpp"
 
 namespace sphreverb {
 namespace {
 
-using Kernel = CGAL::Simple_cartesian<double>;
-using Triangle = Kernel::Triangle_3;
-using TriangleIt = std::vector<Triangle>::const_iterator;
-using Primitive = CGAL::AABB_triangle_primitive<Kernel, TriangleIt>;
-using Tree = CGAL::AABB_tree<CGAL::AABB_traits<Kernel, Primitive>>;
+using geometric_detail::Kernel;
+using geometric_detail::Primitive;
+using geometric_detail::Tree;
+using geometric_detail::Triangle;
+using geometric_detail::TriangleIt;
 
 constexpr double kPositionTolerance = 1e-9;  // m: equal corners, coplanar planes
 constexpr double kInsideTolerance = 1e-9;    // barycentric, relative

@@ -5,27 +5,23 @@
 // object library (CMakeLists.txt), apart from the solver's other sources.
 #include "sphreverb/geometric/ray_tracer.hpp"
 
-#include <CGAL/AABB_traits.h>
-#include <CGAL/AABB_tree.h>
-#include <CGAL/AABB_triangle_primitive.h>
-#include <CGAL/Simple_cartesian.h>
-
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
 
+#include "geometric/detail/triangle_tree.hpp"
 #include "sphreverb/geometric/counter_rng.hpp"
 #include "sphreverb/geometric/wall_reflection.hpp"
 
 namespace sphreverb {
 namespace {
 
-using Kernel = CGAL::Simple_cartesian<double>;
-using Triangle = Kernel::Triangle_3;
-using TriangleIt = std::vector<Triangle>::const_iterator;
-using Primitive = CGAL::AABB_triangle_primitive<Kernel, TriangleIt>;
-using Tree = CGAL::AABB_tree<CGAL::AABB_traits<Kernel, Primitive>>;
+using geometric_detail::Kernel;
+using geometric_detail::Primitive;
+using geometric_detail::Tree;
+using geometric_detail::Triangle;
+using geometric_detail::TriangleIt;
 
 constexpr double kPi = std::numbers::pi;
 
