@@ -56,6 +56,18 @@ bool room_faces_on_lattice(const Scene& s) {
                       [&](double g) { return room_face_off_lattice(s, g); });
 }
 
+int room_face_under(const Scene& s, const BoundarySpec& b, double tolerance) {
+  if (!s.room.present || b.path.size() > 1 || b.rotation.size() > 1) return -1;
+  if (b.shape != ShapeKind::Rectangle && b.shape != ShapeKind::Disc) return -1;
+  const Vec3 n = normalized(b.normal);
+  for (int axis = 0; axis < 3; ++axis) {
+    if (!(std::abs(n[axis]) > 1.0 - 1e-9)) continue;
+    if (std::abs(b.center[axis] - s.room.min[axis]) <= tolerance) return 2 * axis;
+    if (std::abs(b.center[axis] - s.room.max[axis]) <= tolerance) return 2 * axis + 1;
+  }
+  return -1;
+}
+
 std::array<double, 6> room_face_gaps(const Scene& s) {
   std::array<double, 6> gaps{};
   const double dx = s.fluid.spacing;
@@ -380,17 +392,9 @@ void check_materials(const Reader& r, const Scene& s) {
 // the [room] box (its plane that of the face within 1e-6 dx, its normal along the face's axis); ""
 // if none.
 std::string panel_on_room_face(const Scene& s) {
-  const double tol = 1e-6 * s.fluid.spacing;
-  for (const BoundarySpec& b : s.boundaries) {
-    if (b.wall != BoundaryWall::Ghost || b.shape == ShapeKind::Cylinder) continue;
-    const Vec3 n = normalized(b.normal);
-    for (int axis = 0; axis < 3; ++axis) {
-      if (!(std::abs(n[axis]) > 1.0 - 1e-9)) continue;
-      if (std::abs(b.center[axis] - s.room.min[axis]) <= tol ||
-          std::abs(b.center[axis] - s.room.max[axis]) <= tol)
-        return b.name;
-    }
-  }
+  for (const BoundarySpec& b : s.boundaries)
+    if (b.wall == BoundaryWall::Ghost && room_face_under(s, b, 1e-6 * s.fluid.spacing) >= 0)
+      return b.name;
   return "";
 }
 

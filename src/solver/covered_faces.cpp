@@ -4,24 +4,17 @@
 #include <cmath>
 #include <numbers>
 
+#include "sphreverb/config/derived.hpp"
 #include "sphreverb/model/boundary.hpp"
 
 namespace sphreverb {
 
 std::optional<FaceCover> plate_on_room_face(const Scene& s, const BoundarySpec& b) {
-  if (!s.room.present || b.path.size() > 1 || b.rotation.size() > 1) return std::nullopt;
-  if (b.shape != ShapeKind::Rectangle && b.shape != ShapeKind::Disc) return std::nullopt;
   const Vec3& lo = s.room.min;
   const Vec3& hi = s.room.max;
-  int axis = 0;
-  for (int a = 1; a < 3; ++a)
-    if (std::abs(b.normal[a]) > std::abs(b.normal[axis])) axis = a;
-  if (std::abs(b.normal[axis]) < 1.0 - 1e-9) return std::nullopt;
-  const double tol = kContactTolerance * std::max(1.0, norm(hi - lo));
-  int side = -1;
-  if (std::abs(b.center[axis] - lo[axis]) <= tol) side = 0;
-  if (std::abs(b.center[axis] - hi[axis]) <= tol) side = 1;
-  if (side < 0) return std::nullopt;
+  const int face = room_face_under(s, b, kContactTolerance * std::max(1.0, norm(hi - lo)));
+  if (face < 0) return std::nullopt;
+  const int axis = face / 2, side = face % 2;
   const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
   const double face_area = (hi[a1] - lo[a1]) * (hi[a2] - lo[a2]);
   double area = 0.0;

@@ -9,6 +9,7 @@
 namespace sphreverb {
 
 struct Scene;
+struct BoundarySpec;
 
 // The smallest n >= 1 with 1 / (rate n) <= dt_bound (a relative tolerance of 1e-12 absorbs
 // rounding); nullopt when n would exceed max_substeps (also for a bound so small that n is not
@@ -32,5 +33,11 @@ std::array<double, 6> room_face_gaps(const Scene& s);
 inline constexpr double kRoomFaceTolerance = 0.01;
 bool room_face_off_lattice(const Scene& s, double gap);
 bool room_faces_on_lattice(const Scene& s);
+
+// The [room] face (2 axis + side, as room_face_key) a fixed [boundary] rectangle or disc lies on:
+// its unit normal along the face's axis (within 1e-9) and its centre on the face's plane within
+// `tolerance` (m); -1 for any other boundary (a cylinder, a moving one, one off the faces) and
+// without a [room].
+int room_face_under(const Scene& s, const BoundarySpec& b, double tolerance);
 
 }  // namespace sphreverb

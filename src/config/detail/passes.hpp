@@ -54,8 +54,7 @@ FaceCoverage fill_box_face_coverage(const Scene& s, int face);
 // nothing over part of it, and that part's share.
 void check_fill_box_closed(const Reader& r, const Scene& s);
 // The NAME of the first ghost-walled [boundary] rectangle or disc lying on a face of the [room]
-// box (its plane that of the face within 1e-6 dx, its normal along the face's axis); "" if none
-// (derived.cpp; needs the resolved walls).
+// box (room_face_under within 1e-6 dx); "" if none (derived.cpp; needs the resolved walls).
 std::string panel_on_room_face(const Scene& s);
 // Receivers and emitter against the fill box, the boundaries and each other; warnings into
 // s.warnings (checks.cpp).
