@@ -1,5 +1,7 @@
 #include "sphreverb/geometric/response.hpp"
 
+#include <memory>
+
 #include "sphreverb/geometric/counter_rng.hpp"
 #include "sphreverb/geometric/hybrid.hpp"
 #include "sphreverb/geometric/phased_images.hpp"
@@ -15,9 +17,10 @@ std::uint64_t source_seed(std::uint64_t seed, std::size_t k) {
 namespace {
 
 // The response of source k alone at receiver r (unweighted), as geometric_response describes.
-GeometricResponse source_response(const HybridPlan& plan, const EnergyHistogram& rays,
-                                  std::size_t k, std::size_t r, bool bformat,
-                                  std::size_t realisations) {
+// `poly` is the plan's polyhedral image enumerator (null without polyhedral images).
+GeometricResponse source_response(const HybridPlan& plan, const PolyhedralImages* poly,
+                                  const EnergyHistogram& rays, std::size_t k, std::size_t r,
+                                  bool bformat, std::size_t realisations) {
   GeometricResponse out;
   const std::size_t receivers = plan.rays.receivers.size();
   const std::size_t slot = k * receivers + r;
@@ -26,8 +29,7 @@ GeometricResponse source_response(const HybridPlan& plan, const EnergyHistogram&
   p.source_highpass = plan.sources.at(k).highpass;
   std::vector<ImageSource> images;
   if (plan.box_images) images = box_image_sources(plan.images.at(slot));
-  if (plan.poly_images)
-    images = PolyhedralImages(plan.surfaces, plan.faces).images(plan.poly.at(slot));
+  if (poly != nullptr) images = poly->images(plan.poly.at(slot));
   out.images = images.size();
   std::vector<std::vector<double>> energy;
   std::vector<std::vector<BinMoments>> moments;
@@ -85,9 +87,13 @@ GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogr
                     std::vector<double>(plan.synthesis.samples, 0.0));
     return out;
   }
-  GeometricResponse out = source_response(plan, rays, 0, r, bformat, realisations);
+  // One enumerator (its triangle tree) for every source.
+  std::unique_ptr<const PolyhedralImages> poly;
+  if (plan.poly_images) poly = std::make_unique<const PolyhedralImages>(plan.surfaces, plan.faces);
+  GeometricResponse out = source_response(plan, poly.get(), rays, 0, r, bformat, realisations);
   for (std::size_t k = 1; k < plan.sources.size(); ++k) {
-    const GeometricResponse one = source_response(plan, rays, k, r, bformat, realisations);
+    const GeometricResponse one =
+        source_response(plan, poly.get(), rays, k, r, bformat, realisations);
     const double w = plan.sources[k].weight;
     const auto add = [w](std::vector<double>& sum, const std::vector<double>& x) {
       for (std::size_t i = 0; i < sum.size() && i < x.size(); ++i) sum[i] += w * x[i];
