@@ -17,7 +17,31 @@
 
 namespace sphreverb::config_detail {
 
-FaceCoverage fill_box_face_coverage(const Scene& s, int face) {
+namespace {
+
+// Samples per side of a face at most: a face of more than this many spacings is sampled more
+// coarsely (the reach stays dx), so that `check` stays fast at any resolution.
+constexpr int kMaxSamplesPerSide = 512;
+
+// The walls a fill-box face may meet, built once for the six faces (a mesh's query structure is
+// an AABB tree).
+struct FillBoxWalls {
+  std::vector<WallShape> shapes;
+  std::vector<const BoundarySpec*> boundaries;
+  std::vector<MeshQuery> rooms, objects;
+
+  explicit FillBoxWalls(const Scene& s) {
+    if (s.room.present)
+      for (const WallShape& f : box_faces(s.room.min, s.room.max)) shapes.push_back(f);
+    for (const BoundarySpec& b : s.boundaries) boundaries.push_back(&b);
+    if (s.emitter.present && s.emitter.radius > 0.0)
+      shapes.push_back(WallShape::disc(s.emitter.center, s.emitter.normal, s.emitter.radius));
+    for (const GeometrySpec& g : s.geometries)
+      (g.role == GeometryRole::Room ? rooms : objects).emplace_back(*g.mesh);
+  }
+};
+
+FaceCoverage face_coverage(const Scene& s, const FillBoxWalls& w, int face) {
   const double dx = s.fluid.spacing, reach = dx;
   const Vec3& lo = s.fluid.fill_min;
   const Vec3& hi = s.fluid.fill_max;
@@ -33,20 +57,13 @@ FaceCoverage fill_box_face_coverage(const Scene& s, int face) {
         s.room.max[a2] >= hi[a2] - reach)
       return out;
   }
-  std::vector<WallShape> shapes;
-  if (s.room.present)
-    for (const WallShape& f : box_faces(s.room.min, s.room.max)) shapes.push_back(f);
-  std::vector<const BoundarySpec*> boundaries;
-  for (const BoundarySpec& b : s.boundaries) boundaries.push_back(&b);
-  if (s.emitter.present && s.emitter.radius > 0.0)
-    shapes.push_back(WallShape::disc(s.emitter.center, s.emitter.normal, s.emitter.radius));
-  std::vector<MeshQuery> rooms, objects;
-  for (const GeometrySpec& g : s.geometries)
-    (g.role == GeometryRole::Room ? rooms : objects).emplace_back(*g.mesh);
-  // Sample the first lattice layer's depth (dx/2 inside the face) on a grid of dx.
+  // Sample the first lattice layer's depth (dx/2 inside the face) on a grid of dx (coarser on a
+  // face of more than kMaxSamplesPerSide spacings).
   const double l1 = hi[a1] - lo[a1], l2 = hi[a2] - lo[a2];
-  const int n1 = std::max(1, static_cast<int>(std::floor(l1 / dx + 1e-6))),
-            n2 = std::max(1, static_cast<int>(std::floor(l2 / dx + 1e-6)));
+  const auto samples = [&](double l) {
+    return std::clamp(static_cast<int>(std::floor(l / dx + 1e-6)), 1, kMaxSamplesPerSide);
+  };
+  const int n1 = samples(l1), n2 = samples(l2);
   Vec3 p;
   p[axis] = max_side ? hi[axis] - 0.5 * dx : lo[axis] + 0.5 * dx;
   for (int i = 0; i < n1; ++i) {
@@ -54,19 +71,19 @@ FaceCoverage fill_box_face_coverage(const Scene& s, int face) {
     for (int j = 0; j < n2; ++j) {
       p[a2] = lo[a2] + (j + 0.5) * l2 / n2;
       const bool walled =
-          std::any_of(shapes.begin(), shapes.end(),
-                      [&](const WallShape& w) { return w.distance(p) <= reach; }) ||
-          std::any_of(boundaries.begin(), boundaries.end(),
+          std::any_of(w.shapes.begin(), w.shapes.end(),
+                      [&](const WallShape& x) { return x.distance(p) <= reach; }) ||
+          std::any_of(w.boundaries.begin(), w.boundaries.end(),
                       [&](const BoundarySpec* b) { return distance_to_surface(*b, p) <= reach; }) ||
-          std::any_of(rooms.begin(), rooms.end(),
+          std::any_of(w.rooms.begin(), w.rooms.end(),
                       [&](const MeshQuery& q) { return q.near(p, reach); }) ||
-          std::any_of(objects.begin(), objects.end(),
+          std::any_of(w.objects.begin(), w.objects.end(),
                       [&](const MeshQuery& q) { return q.near(p, reach); });
       if (walled) continue;
       // No air there: outside a room mesh or inside an object.
-      if (std::any_of(rooms.begin(), rooms.end(),
+      if (std::any_of(w.rooms.begin(), w.rooms.end(),
                       [&](const MeshQuery& q) { return !q.inside(p); }) ||
-          std::any_of(objects.begin(), objects.end(),
+          std::any_of(w.objects.begin(), w.objects.end(),
                       [&](const MeshQuery& q) { return q.inside(p); }))
         continue;
       ++out.open;
@@ -77,9 +94,16 @@ FaceCoverage fill_box_face_coverage(const Scene& s, int face) {
   return out;
 }
 
+}  // namespace
+
+FaceCoverage fill_box_face_coverage(const Scene& s, int face) {
+  return face_coverage(s, FillBoxWalls(s), face);
+}
+
 void check_fill_box_closed(const Reader& r, const Scene& s) {
+  const FillBoxWalls walls(s);
   for (int face = 0; face < 6; ++face) {
-    const FaceCoverage c = fill_box_face_coverage(s, face);
+    const FaceCoverage c = face_coverage(s, walls, face);
     if (c.open == 0) continue;
     const std::string name = room_face_key(face).substr(9);
     const int axis = face / 2;

@@ -40,7 +40,8 @@ void resolve_boundary_walls(Scene& s);
 // (its normal into the air), yet closer to it than dx/2: its centre is moved along the face's
 // normal to dx/2 from it, and s.notes says so (emitter_placement.cpp).
 void place_emitter(const Reader& r, Scene& s);
-// The fill box's face `face` (2 axis + side, as room_face_key) sampled on a grid of dx at the
+// The fill box's face `face` (2 axis + side, as room_face_key) sampled on a grid of dx (at most
+// 512 points a side: coarser on larger faces) at the
 // first lattice layer's depth (dx/2 inside it): `open` of `samples` points have air (inside any
 // room mesh, outside every object) and no wall within dx ([room] face, [boundary] shape, mesh,
 // the disc); `first` is one of them (fill_box_cover.cpp).
