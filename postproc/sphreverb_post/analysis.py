@@ -94,6 +94,48 @@ def box_mode_frequencies(Lx, Ly, Lz, c, fmax):
     return sorted(modes)
 
 
+def box_mode_count(Lx, Ly, Lz, c, fmax):
+    """The number of modes box_mode_frequencies lists up to ``fmax``, without listing them.
+
+    For each (nx, ny) with (nx/Lx)^2 + (ny/Ly)^2 <= (2 fmax/c)^2 the admissible nz run from 0 to
+    floor(Lz sqrt((2 fmax/c)^2 - (nx/Lx)^2 - (ny/Ly)^2)) (corrected by one where rounding puts
+    the boundary mode on the wrong side of ``fmax``); (0, 0, 0) is not counted. Memory and time
+    grow as (2 fmax)^2 Lx Ly / c^2, not as the count (~(4 pi / 3) V (fmax / c)^3, Weyl).
+    """
+    if not fmax > 0.0:
+        return 0
+    k = 2.0 * fmax / c
+    nx = np.arange(int(np.floor(k * Lx)) + 1, dtype=np.float64)[:, None]
+    ny = np.arange(int(np.floor(k * Ly)) + 1, dtype=np.float64)[None, :]
+    a = (nx / Lx) ** 2 + (ny / Ly) ** 2
+    ok = a <= k * k
+    a = a[ok]
+    nz = np.floor(Lz * np.sqrt(np.maximum(k * k - a, 0.0)))
+
+    def f(n):
+        return 0.5 * c * np.sqrt(a + (n / Lz) ** 2)
+
+    nz = np.where(f(nz + 1.0) <= fmax, nz + 1.0, nz)
+    nz = np.where((nz >= 0) & (f(nz) > fmax), nz - 1.0, nz)
+    return int(np.sum(nz + 1.0)) - 1
+
+
+def lowest_box_modes(Lx, Ly, Lz, c, fmax, count):
+    """The ``count`` lowest entries of box_mode_frequencies(Lx, Ly, Lz, c, fmax) (all of them if
+    there are fewer), listing only modes up to a cut that holds them: the cut starts where the
+    volume term of Weyl's law, (4 pi / 3) V (f / c)^3, reaches twice ``count`` and grows by half
+    until it holds ``count`` modes or reaches ``fmax``. Time and memory grow with ``count``, not
+    with ``fmax``."""
+    if count <= 0 or not fmax > 0.0:
+        return []
+    cut = min(fmax, c * (3.0 * 2.0 * count / (4.0 * np.pi * Lx * Ly * Lz)) ** (1.0 / 3.0))
+    while True:
+        modes = box_mode_frequencies(Lx, Ly, Lz, c, cut)
+        if len(modes) >= count or cut >= fmax:
+            return modes[:count]
+        cut = min(fmax, 1.5 * cut)
+
+
 def sphere_mode_zeros(zmax):
     """The zeros z of the derivatives of the spherical Bessel functions, j_l'(z) = 0, in (0, zmax].
 

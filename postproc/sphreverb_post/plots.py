@@ -5,7 +5,7 @@ import numpy as np
 from scipy import fft, signal
 
 from . import iso3382
-from .analysis import box_mode_frequencies
+from .analysis import box_mode_count, lowest_box_modes
 
 
 def waveform(ax, x, rate):
@@ -24,8 +24,14 @@ def spectrum_db(x, rate):
 
 
 def mode_frequencies(room, c, fmax, max_count=60):
-    """Analytic rigid-box modes f = (c/2) sqrt(sum (n_i/L_i)^2) up to fmax, at most max_count."""
-    return box_mode_frequencies(*room, c, fmax)[:max_count]
+    """The lowest max_count analytic rigid-box modes f = (c/2) sqrt(sum (n_i/L_i)^2) up to fmax
+    (listing only those: a large room at a high fmax has millions)."""
+    return lowest_box_modes(*room, c, fmax, max_count)
+
+
+def mode_count(room, c, fmax):
+    """How many rigid-box modes lie up to fmax, counted without listing them."""
+    return box_mode_count(*room, c, fmax)
 
 
 def spectrum(ax, x, rate, room=None, c=343.0, fmax=None, max_modes=60):

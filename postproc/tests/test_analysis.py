@@ -12,6 +12,8 @@ from scipy.io import wavfile
 from sphreverb_post import (arrival_delay, box_mode_frequencies, isolated_modes,
                             match_modes, read_mono, spectral_peaks, speed_of_sound_tof,
                             sphere_mode_frequencies)
+from sphreverb_post import plots
+from sphreverb_post.analysis import box_mode_count, lowest_box_modes
 
 RATE = 44100
 ROOM = (0.3, 0.24, 0.2)
@@ -91,6 +93,44 @@ class TestModes(unittest.TestCase):
         self.assertAlmostEqual(modes[3][0], 0.5 * C * np.hypot(1 / 0.3, 1 / 0.24))
         self.assertEqual([m[0] for m in modes], sorted(m[0] for m in modes))
         self.assertTrue(all(0 < m[0] <= 1000.0 for m in modes))
+
+    def test_count_and_lowest_equal_the_listing(self):
+        # box_mode_count and lowest_box_modes give what the full listing gives, also for a cube
+        # (degenerate modes) and at an fmax that is itself a mode's frequency (C / 2 for L = 1).
+        for room, fmax in ((ROOM, 3000.0), ((4.5, 3.5, 2.7), 600.0), ((1.0, 1.0, 1.0), 700.0),
+                           ((1.0, 1.0, 1.0), C / 2), ((0.3, 0.01, 0.01), 2000.0)):
+            modes = box_mode_frequencies(*room, C, fmax)
+            self.assertEqual(box_mode_count(*room, C, fmax), len(modes), (room, fmax))
+            for n in (1, 7, 200, len(modes) + 5):
+                self.assertEqual(lowest_box_modes(*room, C, fmax, n), modes[:n], (room, n))
+        self.assertEqual(box_mode_count(*ROOM, C, 100.0), 0)      # below the lowest mode
+        self.assertEqual(lowest_box_modes(*ROOM, C, 100.0, 200), [])
+
+    def test_large_room_at_high_fmax_is_bounded(self):
+        # A 4.5 x 3.5 x 2.7 m office at 0.45 x 44.1 kHz holds ~35 million modes (Weyl: (4 pi / 3)
+        # V (f / c)^3 = 33.0 million, plus the surface and edge terms). Counting them and listing
+        # the lowest 200 (what the report's spectrum marks, plots.mode_frequencies) must take well
+        # under a second and a few MB, not the gigabytes a listing of them all would.
+        import time
+        import tracemalloc
+        office, fmax = (4.5, 3.5, 2.7), 0.45 * RATE
+        tracemalloc.start()
+        t0 = time.perf_counter()
+        n = box_mode_count(*office, C, fmax)
+        low = plots.mode_frequencies(office, C, fmax, 200)
+        seconds = time.perf_counter() - t0
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        V, S, L = np.prod(office), 2 * (4.5 * 3.5 + 3.5 * 2.7 + 4.5 * 2.7), 4 * sum(office)
+        k = fmax / C
+        weyl = 4 * np.pi / 3 * V * k ** 3 + np.pi / 4 * S * k ** 2 + L / 8 * k
+        self.assertLess(abs(n - weyl) / weyl, 1e-3)
+        self.assertEqual(len(low), 200)
+        self.assertEqual(low[0][1], (1, 0, 0))
+        self.assertAlmostEqual(low[0][0], C / 9.0)
+        self.assertEqual(low, lowest_box_modes(*office, C, low[-1][0], 200))
+        self.assertLess(peak, 50e6)
+        self.assertLess(seconds, 5.0)
 
     def test_isolation(self):
         cube = box_mode_frequencies(1.0, 1.0, 1.0, C, 250.0)
