@@ -171,6 +171,76 @@ class TestRoom(unittest.TestCase):
         np.testing.assert_allclose(m["sabine"], 24 * np.log(10) * V / (343 * S * a), rtol=1e-12)
 
 
+class TestMeshRoom(unittest.TestCase):
+    """A room without a [room] box (a mesh room): its estimates from summary.json's
+    diffuse_field (the air's volume and the surfaces it sees, as the run measured them), and
+    every fact filled."""
+
+    def summary(self):
+        with open(FIXTURE) as f:
+            summary = json.load(f)
+        # The fixture's box as a mesh room: no [room] section, its surfaces reported by the run.
+        summary["scene"] = re.sub(r"\[room\][^\[]*", "", summary["scene"])
+        summary["materials"] = {"carpet": CARPET}
+        summary["diffuse_field"] = {
+            "volume_m3": 40.0, "sound_speed_m_per_s": 340.0,
+            "surfaces": [{"name": "geometry.office.walls", "material": "rigid", "area_m2": 50.0,
+                          "sides": 1},
+                         {"name": "geometry.office.floor", "material": "carpet", "area_m2": 15.0,
+                          "sides": 1},
+                         {"name": "boundary.shelf", "material": "carpet", "area_m2": 1.0,
+                          "sides": 2}]}
+        return summary
+
+    def test_estimates_from_the_reported_surfaces(self):
+        m = report.room_model(self.summary())
+        self.assertIsNone(m["dims"])
+        self.assertEqual((m["V"], m["S"], m["c"]), (40.0, 67.0, 340.0))
+        a = report.random_incidence(CARPET["model_absorption_at_bands"]) * 17.0 / 67.0
+        np.testing.assert_allclose(m["alpha_st"], a, rtol=1e-12)
+        np.testing.assert_allclose(m["sabine"], 24 * np.log(10) * 40 / (340 * 67 * a), rtol=1e-12)
+        np.testing.assert_allclose(m["eyring"], 24 * np.log(10) * 40 / (-340 * 67 * np.log1p(-a)),
+                                   rtol=1e-12)
+        self.assertEqual(m["materials"]["carpet"][0],
+                         ["geometry.office.floor", "boundary.shelf"])
+
+    def test_without_the_report_there_is_no_estimate(self):
+        summary = self.summary()
+        del summary["diffuse_field"]
+        self.assertIsNone(report.room_model(summary))
+        self.assertIn("does not report", report.materials_html(None))
+
+    def test_page_has_estimates_and_every_fact(self):
+        d = tempfile.mkdtemp(prefix="report_mesh_")
+        try:
+            make_run(d)
+            with open(os.path.join(d, "summary.json")) as f:
+                base = json.load(f)
+            summary = self.summary()
+            summary["receivers"], summary["derived"] = base["receivers"], base["derived"]
+            with open(os.path.join(d, "summary.json"), "w") as f:
+                json.dump(summary, f)
+            with open(report.write_report(d), encoding="utf-8") as f:
+                text = f.read()
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        facts = dict(re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td></tr>", text))
+        self.assertEqual(facts["sound speed c"], "340 m/s")
+        self.assertIn("V = 40 m³", facts["room (meshes)"])
+        self.assertNotIn("—", "".join(facts.values()))
+        self.assertIn("Sabine T60 (s)", text)
+        self.assertNotIn("no [room] box", text)
+        self.assertNotIn("rigid-box modes", text)
+        page = Page(text)
+        # The table's Sabine column holds the estimates of the octaves below f_max.
+        m = report.room_model(summary)
+        cells = re.findall(r"<td>([0-9.]+)</td><td>([0-9.]+)</td><td>[0-9—]+</td><td class='l'>",
+                           text)
+        self.assertTrue(cells)
+        self.assertAlmostEqual(float(cells[0][0]), m["sabine"][0], places=3)
+        self.assertTrue(page.cells)
+
+
 class TestPage(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -9,6 +9,7 @@
 #include "sphreverb/io/run_dir.hpp"
 #include "sphreverb/physics/dispersion.hpp"
 #include "sphreverb/physics/material.hpp"
+#include "sphreverb/solver/covered_faces.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb::io {
@@ -112,6 +113,31 @@ Json materials(const Scene& s) {
   return j;
 }
 
+// The room's air volume and the surfaces the air sees (exposed_surfaces, covered_faces.hpp), with
+// the diffuse-field estimates `check` prints (surfaces.hpp): from the SPH's fitted walls
+// ("sph") and from the materials' tables ("tables"), each absent if a material has no absorption
+// to report. Postproc's report takes a mesh room's Sabine and Eyring estimates from here.
+Json diffuse_field(const Scene& s) {
+  Json surfaces = Json::array();
+  for (const SceneSurface& f : exposed_surfaces(s))
+    surfaces.push_back(
+        {{"name", f.name}, {"material", f.material}, {"area_m2", f.area}, {"sides", f.sides}});
+  Json j = {{"volume_m3", air_volume(s)},
+            {"sound_speed_m_per_s", s.fluid.sound_speed},
+            {"octaves_Hz", kOctaveBands},
+            {"surfaces", surfaces}};
+  const auto estimate = [](const Reverberation& r) {
+    return Json{{"area_m2", r.area},
+                {"mean_alpha_random", r.mean_alpha},
+                {"sabine_s", r.sabine},
+                {"eyring_s", r.eyring}};
+  };
+  bool known = false;
+  if (const Reverberation r = scene_reverberation(s, known); known) j["sph"] = estimate(r);
+  if (const Reverberation r = table_reverberation(s, known); known) j["tables"] = estimate(r);
+  return j;
+}
+
 // [hybrid]: the crossover, the geometric part's cost and each receiver's overlap-band levels.
 Json hybrid(const HybridFacts& h) {
   Json j = {{"crossover_Hz", h.crossover},
@@ -206,6 +232,7 @@ std::string summary_json(const Scene& s, const RunFacts& f) {
   j["derived"] = derived(s);
   j["boundaries"] = boundaries(s);
   j["materials"] = materials(s);
+  j["diffuse_field"] = diffuse_field(s);
   j["receivers"] = Json::array();
   for (const ReceiverOutput& o : f.receivers) {
     Json r = {{"name", o.name},           {"wav", o.wav},

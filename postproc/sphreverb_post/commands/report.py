@@ -49,10 +49,12 @@ from sphreverb_post import iso3382, octave, plots, room
 from sphreverb_post.audio import InputError, read_mono
 from sphreverb_post.scene import parse_scene
 
+DEFAULT_SOUND_SPEED = 343.0   # [fluid] sound_speed's default (src/config/schema.cpp)
 SOLVER_HIGHPASS_ORDER = 4   # [output] highpass: causal Butterworth (src/io/output.cpp)
 FACES = ("x_min", "x_max", "y_min", "y_max", "z_min", "z_max")
 TABLE_PARAMS = (("T20", "T20 (s)", 3), ("T30", "T30 (s)", 3), ("EDT", "EDT (s)", 3),
                 ("C80", "C80 (dB)", 1), ("D50", "D50", 3), ("Ts", "Ts (ms)", 1))
+MAX_MODES_DRAWN = 200  # the spectrum marks at most the lowest this many rigid-box modes
 BAND_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 
 
@@ -169,11 +171,63 @@ def with_face_plates(faces, scene, lo, hi):
     return faces + plates
 
 
-def room_model(summary):
-    """The box and its diffuse-field estimates from summary.json; None without a [room].
+def sound_speed(summary, scene=None):
+    """c (m/s) the run used: summary.json's ``diffuse_field.sound_speed_m_per_s``, else the
+    scene's [fluid] sound_speed, else its default (343)."""
+    c = summary.get("diffuse_field", {}).get("sound_speed_m_per_s")
+    if c is None:
+        if scene is None:
+            scene = parse_scene(summary.get("scene", ""), summary.get("scene_overrides"))
+        c = scene.get("fluid", {}).get("sound_speed", DEFAULT_SOUND_SPEED)
+    return float(c)
 
-    Returns a dict: dims (m), V (m^3), S (m^2), c (m/s), faces [(face, material, area)] (the
-    six faces, less the [boundary] plates lying on them, then those plates),
+
+def estimates(model, materials_json):
+    """Fill model's materials {name: (faces, alpha_n or None, source)}, alpha_st, sabine and
+    eyring from its V, S, c and faces [(face, material, area the air sees)]."""
+    materials = {}
+    for f, name, _ in model["faces"]:
+        if name not in materials:
+            a, source = material_alpha(name, materials_json)
+            materials[name] = ([], a, source)
+        materials[name][0].append(f)
+    model["materials"] = materials
+    if not all(materials[name][1] is not None for _, name, _ in model["faces"]):
+        return model
+    V, S, c = model["V"], model["S"], model["c"]
+    mean = sum(area * random_incidence(materials[name][1]) for _, name, area in model["faces"]) / S
+    model["alpha_st"] = mean
+    model["sabine"] = [float(room.sabine(V, S, a, c)) if a > 0 else np.inf for a in mean]
+    model["eyring"] = [float(room.eyring(V, S, a, c)) if 0 < a < 1 else
+                       (np.inf if a <= 0 else None) for a in mean]
+    return model
+
+
+def mesh_room_model(summary):
+    """A room without a [room] box (a mesh room, or the fill box alone) from summary.json's
+    ``diffuse_field``: the air's volume and the surfaces it sees as the solver measured them on
+    its meshes (`sphreverb check` lists the same); None if the run does not report them."""
+    d = summary.get("diffuse_field")
+    if not d or not d.get("surfaces") or not d.get("volume_m3"):
+        return None
+    faces = [(f["name"], f["material"], float(f["area_m2"]) * int(f.get("sides", 1)))
+             for f in d["surfaces"]]
+    S = sum(a for _, _, a in faces)
+    if not S > 0:
+        return None
+    model = dict(dims=None, V=float(d["volume_m3"]), S=S, c=sound_speed(summary), faces=faces,
+                 materials={}, alpha_st=None, sabine=None, eyring=None, source="meshes")
+    return estimates(model, summary.get("materials", {}))
+
+
+def room_model(summary):
+    """The room and its diffuse-field estimates from summary.json; None if neither a [room] box
+    nor the run's ``diffuse_field`` gives them.
+
+    Returns a dict: dims (m; None for a room that is not a [room] box: no rigid-box modes), V
+    (m^3), S (m^2), c (m/s), faces [(face, material, area)] (a box's six faces, less the
+    [boundary] plates lying on them, then those plates; for another room the surfaces of
+    summary.json's diffuse_field, each area times its sides), source ("box" or "meshes"),
     materials {name: (faces, alpha_n or None, source)}, alpha_st (mean random-incidence
     absorption per octave, None if a face's material is unknown), sabine and eyring (s per
     octave; inf where the mean absorption is 0, None if unknown).
@@ -181,31 +235,17 @@ def room_model(summary):
     scene = parse_scene(summary.get("scene", ""), summary.get("scene_overrides"))
     r = scene.get("room")
     if not r or "min" not in r or "max" not in r:
-        return None
+        return mesh_room_model(summary)
     lo, hi = np.array(floats(r["min"])), np.array(floats(r["max"]))
     dims = hi - lo
     V, S = room.box_volume_area(*dims)
-    c = float(scene.get("fluid", {}).get("sound_speed", 343.0))
     areas = (dims[1] * dims[2],) * 2 + (dims[0] * dims[2],) * 2 + (dims[0] * dims[1],) * 2
     default = r.get("material", "rigid")
     faces = [(f, r.get("material_" + f, default), a) for f, a in zip(FACES, areas)]
     faces = with_face_plates(faces, scene, lo, hi)
-    materials = {}
-    for f, name, _ in faces:
-        if name not in materials:
-            a, source = material_alpha(name, summary.get("materials", {}))
-            materials[name] = ([], a, source)
-        materials[name][0].append(f)
-    known = all(materials[name][1] is not None for _, name, _ in faces)
-    out = dict(dims=dims, V=V, S=S, c=c, faces=faces, materials=materials, alpha_st=None,
-               sabine=None, eyring=None)
-    if known:
-        mean = sum(area * random_incidence(materials[name][1]) for _, name, area in faces) / S
-        out["alpha_st"] = mean
-        out["sabine"] = [float(room.sabine(V, S, a, c)) if a > 0 else np.inf for a in mean]
-        out["eyring"] = [float(room.eyring(V, S, a, c)) if 0 < a < 1 else
-                         (np.inf if a <= 0 else None) for a in mean]
-    return out
+    model = dict(dims=dims, V=V, S=S, c=sound_speed(summary, scene), faces=faces, materials={},
+                 alpha_st=None, sabine=None, eyring=None, source="box")
+    return estimates(model, summary.get("materials", {}))
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -301,13 +341,17 @@ def receiver_figures(x, rate, f_max, model, rows, onset, highpass_note):
                  "of the decay curves and the table."))
 
     fig, ax = _figure()
-    box = tuple(model["dims"]) if model is not None else None
-    c = model["c"] if model is not None else 343.0
-    marked = plots.spectrum(ax, x, rate, box, c, min(f_max, 0.5 * rate), max_modes=200)
+    box = tuple(model["dims"]) if model is not None and model["dims"] is not None else None
+    c = model["c"] if model is not None else DEFAULT_SOUND_SPEED
+    f_top = min(f_max, 0.5 * rate)
+    marked = plots.spectrum(ax, x, rate, box, c, f_top, max_modes=MAX_MODES_DRAWN)
     ax.set_ylabel("level (dB re max)")
     cap = f"Magnitude spectrum of the record from 10 Hz up to f_max = {f_max:.0f} Hz."
     if marked:
-        cap += (f" Dashed red: the {len(marked)} rigid-box modes f = (c/2)√((n_x/L_x)² + "
+        total = plots.mode_count(box, c, f_top)
+        which = (f"the {total}" if total == len(marked) else
+                 f"the lowest {len(marked)} (up to {marked[-1][0]:.0f} Hz) of the {total}")
+        cap += (f" Dashed red: {which} rigid-box modes f = (c/2)√((n_x/L_x)² + "
                 f"(n_y/L_y)² + (n_z/L_z)²) up to f_max (c = {c:g} m/s; lowest "
                 f"{marked[0][0]:.0f} Hz {marked[0][1]}).")
     figs.append((png_data_uri(fig), cap))
@@ -404,18 +448,21 @@ def facts_rows(summary, out_dir, model):
     rows = [("scene", esc(summary.get("scene_path", "?"))),
             ("overrides", esc(", ".join(f"{k} = {v}" for k, v in
                                         summary.get("scene_overrides", {}).items()) or "none"))]
-    if model is not None:
+    if model is not None and model["dims"] is not None:
         L = model["dims"]
         rows.append(("room (box)", f"{L[0]:g} × {L[1]:g} × {L[2]:g} m; V = {model['V']:.4g} "
                                    f"m³, S = {model['S']:.4g} m²"))
+    elif model is not None:
+        rows.append(("room (meshes)", f"air volume V = {model['V']:.4g} m³, surface the air "
+                                      f"sees S = {model['S']:.4g} m² (as the run measured them)"))
     else:
-        rows.append(("room", "no [room] box in the scene"))
+        rows.append(("room", "no [room] box in the scene; the run reports no volume"))
     rows += [
         ("walls", esc(d.get("room_walls", "—"))),
         ("particles", f"{summary.get('particles', 0):,}".replace(",", " ")),
         ("spacing dx", f"{float(fluid['spacing']) * 1000:g} mm" if "spacing" in fluid else "—"),
         ("smoothing length h", f"{d['h_m'] * 1000:g} mm" if "h_m" in d else "—"),
-        ("sound speed c", f"{fluid.get('sound_speed', '—')} m/s"),
+        ("sound speed c", f"{sound_speed(summary, scene):g} m/s"),
         ("f_max (highest usable frequency)",
          f"{d.get('f_max_Hz', float('nan')):.0f} Hz (bulk {d.get('f_max_bulk_Hz', 0):.0f} Hz, "
          f"{_walls_limit(d.get('f_max_walls_Hz', 0))}); receivers low-passed there: "
@@ -439,8 +486,9 @@ def facts_rows(summary, out_dir, model):
 
 def materials_html(model):
     if model is None:
-        return ("<p class='note'>The scene has no [room] box: no rigid-box modes and no Sabine "
-                "or Eyring estimates.</p>")
+        return ("<p class='note'>The scene has no [room] box and the run's summary.json does "
+                "not report the air's volume and surfaces (diffuse_field): no rigid-box modes "
+                "and no Sabine or Eyring estimates.</p>")
     head = "".join(f"<th>{n} Hz</th>" for n in octave.NOMINAL)
     body = []
     for name, (faces, a, source) in model["materials"].items():
@@ -469,13 +517,21 @@ def materials_html(model):
             est.append(f"<tr><td class='l' colspan='3'>{label}</td>{cells}</tr>")
     return (f"<table><tr><th class='l'>material</th><th class='l'>faces</th><th class='l'>"
             f"absorption</th>{head}</tr>{''.join(body)}{''.join(est)}</table>"
-            "<p class='note'>Assumed for Sabine T = 24 ln10 V/(c S ᾱ) and Eyring T = 24 ln10 "
-            "V/(−c S ln(1−ᾱ)): the box's volume V and surface S from [room] min/max; ᾱ the "
-            "area-weighted mean over the six faces of the random-incidence absorption, converted "
-            "from each face's normal-incidence α (the wall model's value at the octave centre "
-            "when summary.json reports it) by Paris' formula for a real impedance ζ ≥ 1; c from "
-            "[fluid] sound_speed. Obstacles, the emitter disc and air absorption are not "
-            "counted; a rigid room has no finite estimate (∞).</p>")
+            f"<p class='note'>Assumed for Sabine T = 24 ln10 V/(c S ᾱ) and Eyring T = 24 ln10 "
+            f"V/(−c S ln(1−ᾱ)): {ROOM_TEXT[model['source']]}; ᾱ the area-weighted mean of the "
+            "random-incidence absorption, converted from each surface's normal-incidence α (the "
+            "wall model's value at the octave centre when summary.json reports it) by Paris' "
+            "formula for a real impedance ζ ≥ 1; c from [fluid] sound_speed. The emitter disc "
+            "and air absorption are not counted; a rigid room has no finite estimate (∞).</p>")
+
+
+ROOM_TEXT = {
+    "box": "the box's volume V and surface S from [room] min/max, over its six faces (less the "
+           "[boundary] plates lying on them, counted with their own material); obstacles are "
+           "not counted",
+    "meshes": "the air's volume V (the room mesh's, less its objects) and the surfaces the air "
+              "sees S (a plate in the air counted on both sides), as the run measured them "
+              "(summary.json diffuse_field; `sphreverb check` lists the same)"}
 
 
 def iso_table(name, rows):

@@ -1,6 +1,7 @@
 // io::summary_json: keys in the documented order, doubles that read back bit for bit.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
@@ -81,4 +82,37 @@ wall = tethered
   EXPECT_EQ(j["boundaries"][1]["wall"], "tethered");
   EXPECT_EQ(j["boundaries"][1]["wall_given"], "tethered");
   EXPECT_EQ(j["boundaries"][1]["reason"], "wall = tethered given");
+}
+
+// The air volume and the surfaces it sees, and check's diffuse-field estimate over them: the
+// 0.2 m rigid cube has six 0.04 m^2 faces, 0.008 m^3 and no absorption (infinite T60, written as
+// null); a carpet floor gives Sabine's 24 ln10 V / (c S a) with a over the six faces.
+TEST(Summary, DiffuseField) {
+  const sphreverb::Scene rigid = sphreverb::parse_scene(kScene, "s.ini");
+  auto j = nlohmann::ordered_json::parse(sphreverb::io::summary_json(rigid, RunFacts{}));
+  const auto& d = j["diffuse_field"];
+  EXPECT_NEAR(d["volume_m3"].get<double>(), 0.008, 1e-15);
+  EXPECT_EQ(d["sound_speed_m_per_s"].get<double>(), 343.0);
+  ASSERT_EQ(d["surfaces"].size(), 6u);
+  for (const auto& f : d["surfaces"]) {
+    EXPECT_NEAR(f["area_m2"].get<double>(), 0.04, 1e-15);
+    EXPECT_EQ(f["material"], "rigid");
+    EXPECT_EQ(f["sides"], 1);
+  }
+  EXPECT_EQ(d["surfaces"][0]["name"], "room.x_min");
+  ASSERT_TRUE(d.contains("sph"));
+  EXPECT_TRUE(d["sph"]["sabine_s"][0].is_null());  // +inf
+  // A carpet floor: material_z_min goes in [room].
+  std::string text = kScene;
+  text.insert(text.find("[emitter]"), "material_z_min = carpet\n");
+  text += "[material.carpet]\nabsorption = 0.3\n";
+  const sphreverb::Scene s = sphreverb::parse_scene(text, "s.ini");
+  j = nlohmann::ordered_json::parse(sphreverb::io::summary_json(s, RunFacts{}));
+  const auto& e = j["diffuse_field"]["sph"];
+  const double a = e["mean_alpha_random"][2].get<double>();
+  EXPECT_GT(a, 0.0);
+  EXPECT_LT(a, 1.0 / 6.0);  // one face of six absorbs, with alpha_st <= 1
+  EXPECT_NEAR(e["sabine_s"][2].get<double>(), 24.0 * std::log(10.0) * 0.008 / (343.0 * 0.24 * a),
+              1e-12);
+  ASSERT_TRUE(j["diffuse_field"].contains("tables"));
 }
