@@ -1,6 +1,8 @@
 // `sphreverb check SCENE.ini [--ranks N] [...]`: validates the scene and prints what the run
 // would cost; runs nothing and writes nothing.
+#include <algorithm>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -10,9 +12,29 @@
 #include "sphreverb/app/app.hpp"
 #include "sphreverb/core/log.hpp"
 #include "sphreverb/solver/cost.hpp"
+#include "sphreverb/solver/rate_probe.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb {
+
+namespace {
+std::string rate_line(const MeasuredRate& r, const CostEstimate& c) {
+  std::ostringstream o;
+  o.precision(3);
+  if (!(r.particle_steps_per_second > 0.0))
+    return "  measured speed       not measured (" + r.error + ")\n";
+  o << "  measured speed       " << r.particle_steps_per_second
+    << " particle-steps/s on one idle core (CPU time; " << r.steps << " steps of " << r.particles
+    << " particles, a closed box with the scene's [fluid] physics, in " << r.seconds << " s)\n";
+  // The share of a core the probe got: below ~0.8 the machine is busy now.
+  const double share = r.now_particle_steps_per_second / r.particle_steps_per_second;
+  if (share < 0.8)
+    o << "  machine busy now     the probe got " << 100.0 * std::min(1.0, share)
+      << " % of a core: started now, stage 2 takes ~" << c.wall_seconds / share / 60.0
+      << " min or more on " << c.ranks << " rank(s) (several ranks wait for the slowest)\n";
+  return o.str();
+}
+}  // namespace
 
 int check_command(const Command& cmd, MPI_Comm comm) {
   const int rank = detail::rank_of(comm);
@@ -21,9 +43,14 @@ int check_command(const Command& cmd, MPI_Comm comm) {
     const Scene scene = load_scene(cmd.scene, cmd.overrides);
     const Decomposition dec = Decomposition::of(scene);
     const int ranks = cmd.ranks > 0 ? cmd.ranks : detail::size_of(comm);
-    if (rank == 0)
+    if (rank == 0) {
+      // The wall time at the rate an idle core of this machine gives the scene's physics
+      // (rate_probe.hpp), and how busy the machine is now.
+      const MeasuredRate rate = measure_particle_steps_per_second(scene);
+      const CostEstimate cost = estimate_cost(scene, dec, ranks, rate.particle_steps_per_second);
       std::cout << app::describe(scene, dec, ranks) << app::surfaces_report(scene)
-                << cost_report(scene, estimate_cost(scene, dec, ranks));
+                << rate_line(rate, cost) << cost_report(scene, cost);
+    }
     if (rank == 0)
       if (const ObliqueMessage m = oblique_wall_message(scene); !m.text.empty())
         std::cout << (m.warning ? "  warning: " : "  note: ") << m.text << "\n";

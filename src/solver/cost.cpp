@@ -17,15 +17,23 @@ double solver_bytes_per_particle(const Scene& s, double copies) {
   return fields * (1.0 + copies) + rebuild_copy + scratch * (1.0 + copies) + 4.0 * (listed + 1.0);
 }
 
-CostEstimate estimate_cost(const Scene& s, const Decomposition& dec, int ranks) {
+double rate_per_core(double measured, int ranks) {
+  const double one = measured > 0.0 ? measured : kParticleStepsPerCoreSecond;
+  return ranks > 1 ? one * kParallelEfficiency : one;
+}
+
+CostEstimate estimate_cost(const Scene& s, const Decomposition& dec, int ranks,
+                           double measured_rate) {
   const Derived& d = s.derived;
   CostEstimate c;
   c.ranks = std::max(1, ranks);
   c.particles = dec.particles;
   c.steps = d.steps;
   c.particle_steps = static_cast<double>(dec.particles) * static_cast<double>(d.steps);
-  c.wall_seconds = c.particle_steps / (kParticleStepsPerCoreSecond * c.ranks);
-  c.core_hours = c.particle_steps / kParticleStepsPerCoreSecond / 3600.0;
+  c.rate_per_core = rate_per_core(measured_rate, c.ranks);
+  c.rate_measured = measured_rate > 0.0;
+  c.wall_seconds = c.particle_steps / (c.rate_per_core * c.ranks);
+  c.core_hours = c.particle_steps / c.rate_per_core / 3600.0;
   const double slab = (s.fluid.fill_max[dec.axis] - s.fluid.fill_min[dec.axis]) / c.ranks;
   const double copies = (c.ranks > 1 ? 2.0 : 0.0) * d.halo_width / slab;
   // The fullest rank: the slabs balance the counts to within a plane.
@@ -66,8 +74,11 @@ std::string cost_report(const Scene& s, const CostEstimate& c) {
   std::ostringstream o;
   o.precision(3);
   o << "  expected wall time   ~" << duration_text(c.wall_seconds) << " for stage 2 on " << c.ranks
-    << " core(s), " << c.core_hours << " core-hours (at " << kParticleStepsPerCoreSecond
-    << " particle-steps/s per core, scripts/bench.sh)\n"
+    << " core(s), " << c.core_hours << " core-hours (at " << c.rate_per_core
+    << " particle-steps/s per core, "
+    << (c.rate_measured ? "measured on an idle core of this machine"
+                        : "not measured: scripts/bench.sh's")
+    << (c.ranks > 1 ? ", with several ranks' efficiency" : "") << ")\n"
     << "  checkpoint volume    " << c.checkpoints << " checkpoints of ~"
     << c.checkpoint_bytes * 1e-9 << " GB: ~" << c.checkpoint_total_bytes * 1e-9
     << " GB written over the run\n";

@@ -18,7 +18,11 @@ namespace sphreverb {
 // Particle-steps per second per core used for the wall-time estimate: scripts/bench.sh measured
 // 5.74e6 at 110 k particles on one rank of a 2-core machine (docs/performance.md); rounded down,
 // since larger runs add halo exchange and cache misses.
+// `check` measures the rate instead (rate_probe.hpp) and uses this one only when it cannot.
 inline constexpr double kParticleStepsPerCoreSecond = 5e6;
+// Per-core rate of N > 1 ranks over the rate of one (the halo refresh and the ranks' waits):
+// the office of docs/performance.md ("Real rooms") on 2 ranks, and scripts/bench.sh's 80-92 %.
+inline constexpr double kParallelEfficiency = 0.85;
 // The checkpoint volume is out of proportion when the run writes more than this many checkpoints
 // and more than kCheckpointVolumeWarn bytes in total.
 inline constexpr std::int64_t kCheckpointCountWarn = 20;
@@ -28,7 +32,9 @@ struct CostEstimate {
   int ranks = 1;
   std::int64_t particles = 0, steps = 0;
   double particle_steps = 0.0;    // stage 2 (stage 1 adds at most max_steps more steps)
-  double wall_seconds = 0.0;      // stage 2 on `ranks` cores at kParticleStepsPerCoreSecond
+  double rate_per_core = 0.0;     // particle-steps/s per core on `ranks` ranks (rate_per_core)
+  bool rate_measured = false;     // from a measured one-rank rate, not kParticleStepsPerCoreSecond
+  double wall_seconds = 0.0;      // stage 2 on `ranks` cores at rate_per_core
   double core_hours = 0.0;        // the same in core-hours
   double bytes_per_rank = 0.0;    // solver memory of the fullest rank (estimate)
   double checkpoint_bytes = 0.0;  // one checkpoint
@@ -41,8 +47,14 @@ struct CostEstimate {
 // particle. Fields, rebuild positions, scratch and neighbour lists.
 double solver_bytes_per_particle(const Scene& scene, double copies);
 
-// No communication, no allocation proportional to the particles.
-CostEstimate estimate_cost(const Scene& scene, const Decomposition& dec, int ranks);
+// Particle-steps/s per core on `ranks` ranks: `measured`, the rate of one rank (rate_probe.hpp;
+// 0 if not measured, then kParticleStepsPerCoreSecond), times kParallelEfficiency for ranks > 1.
+double rate_per_core(double measured, int ranks);
+
+// No communication, no allocation proportional to the particles. `measured_rate`: one rank's
+// particle-steps/s as rate_per_core takes it.
+CostEstimate estimate_cost(const Scene& scene, const Decomposition& dec, int ranks,
+                           double measured_rate = 0.0);
 
 // The lines `check` prints: expected wall time and core-hours, checkpoint volume, and a warning
 // line when the volume is out of proportion.

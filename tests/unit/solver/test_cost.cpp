@@ -36,7 +36,9 @@ TEST(Cost, LargeRoomWarnsOfItsCheckpointVolume) {
   EXPECT_EQ(c.particles, dec.particles);
   EXPECT_DOUBLE_EQ(c.particle_steps,
                    static_cast<double>(dec.particles) * static_cast<double>(s.derived.steps));
-  EXPECT_DOUBLE_EQ(c.wall_seconds, c.particle_steps / (kParticleStepsPerCoreSecond * 32));
+  EXPECT_FALSE(c.rate_measured);
+  EXPECT_DOUBLE_EQ(c.rate_per_core, kParticleStepsPerCoreSecond * kParallelEfficiency);
+  EXPECT_DOUBLE_EQ(c.wall_seconds, c.particle_steps / (c.rate_per_core * 32));
   EXPECT_DOUBLE_EQ(c.core_hours * 3600.0, c.wall_seconds * 32);
   // Every 0.01 s (the default cadence) for 1 s, plus the ends of stage 1 and of the run.
   EXPECT_EQ(c.checkpoints, 102);
@@ -50,6 +52,26 @@ TEST(Cost, LargeRoomWarnsOfItsCheckpointVolume) {
   EXPECT_EQ(q.checkpoints, 2);
   EXPECT_FALSE(q.checkpoint_volume_warning);
   EXPECT_EQ(cost_report(quiet, q).find("warning"), std::string::npos);
+}
+
+// A measured one-rank rate replaces the fixed one: one rank runs at it, several at
+// kParallelEfficiency of it per core; the report says which.
+TEST(Cost, MeasuredRate) {
+  const Scene s = parse_scene(kScene, "cost.ini");
+  const Decomposition dec = Decomposition::of(s);
+  EXPECT_DOUBLE_EQ(rate_per_core(0.0, 1), kParticleStepsPerCoreSecond);
+  EXPECT_DOUBLE_EQ(rate_per_core(1e6, 1), 1e6);
+  EXPECT_DOUBLE_EQ(rate_per_core(1e6, 2), 1e6 * kParallelEfficiency);
+  const CostEstimate one = estimate_cost(s, dec, 1, 2e6);
+  EXPECT_TRUE(one.rate_measured);
+  EXPECT_DOUBLE_EQ(one.wall_seconds, one.particle_steps / 2e6);
+  EXPECT_DOUBLE_EQ(one.core_hours, one.particle_steps / 2e6 / 3600.0);
+  EXPECT_NE(
+      cost_report(s, one).find("at 2e+06 particle-steps/s per core, measured on an idle core"),
+      std::string::npos);
+  const CostEstimate four = estimate_cost(s, dec, 4, 2e6);
+  EXPECT_DOUBLE_EQ(four.wall_seconds, four.particle_steps / (2e6 * kParallelEfficiency * 4));
+  EXPECT_NE(cost_report(s, estimate_cost(s, dec, 1)).find("not measured"), std::string::npos);
 }
 
 TEST(Cost, MemoryPerRankShrinksWithRanks) {
