@@ -12,9 +12,9 @@ for line in "particles            120285000000" "expected wall time" "core-hours
   "checkpoint volume"; do
   grep -q "$line" "$work/check.log" || { echo "FAIL: check: no '$line'"; cat "$work/check.log"; exit 1; }
 done
-# The wall time at the rate measured now on a probe box of 27^3 particles, within the range this
+# The wall time at the rate measured now on a probe box of 36^3 particles, within the range this
 # solver reaches (docs/performance.md: 0.7-6 x 10^6 particle-steps/s per core, loaded to idle).
-grep -Eq "measured speed       [0-9.e+]+ particle-steps/s on one idle core \(CPU time; [0-9]+ steps of 19683 particles" \
+grep -Eq "measured speed       [0-9.e+]+ particle-steps/s on one idle core \(CPU time; [0-9]+ steps of 46656 particles" \
   "$work/check.log" || { echo "FAIL: check: no measured speed"; cat "$work/check.log"; exit 1; }
 rate=$(sed -n 's/.*measured speed *\([0-9.e+]*\) particle-steps.*/\1/p' "$work/check.log")
 seconds=$(sed -n 's/.*particles in \([0-9.e+-]*\) s .*/\1/p' "$work/check.log")

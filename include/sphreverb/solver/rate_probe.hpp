@@ -3,7 +3,7 @@
 // gradient correction, hyperdiffusion and hyperviscosity as applied, shifting, EOS, viscosity)
 // and bases its wall-time estimate on that rate rather than on a fixed one.
 //
-// The box holds kProbeSites^3 lattice sites (19 683 particles) behind mirror walls. Its steps are
+// The box holds kProbeSites^3 lattice sites (46 656 particles) behind mirror walls. Its steps are
 // timed twice: in the thread's CPU time, the rate of one idle core (what other processes take
 // from the core does not count), and in wall time, the rate one rank gets now, at the machine's
 // current load. The estimate of `check` uses the first (docs/performance.md, "Real rooms": within
@@ -18,12 +18,13 @@
 
 namespace sphreverb {
 
-inline constexpr int kProbeSites = 27;       // lattice sites along each edge of the probe box
+inline constexpr int kProbeSites = 36;       // lattice sites along each edge of the probe box
 inline constexpr int kProbeWarmupSteps = 2;  // steps run before the clock starts
 // Timed in rounds of one hyperdiffusion period (kHyperdiffusionEvery steps), at most this many,
-// stopping after the round that passes kProbeMaxSeconds of wall time; the CPU-time rate is the
-// fastest round's (the least disturbed by other processes), the wall-time rate the mean.
-inline constexpr int kProbeRounds = 6;
+// stopping after the round that passes kProbeMaxSeconds of wall time. The CPU-time rate is that
+// of the sum over the period's steps of each one's fastest time over the rounds (the least
+// disturbed by other processes), the wall-time rate the mean.
+inline constexpr int kProbeRounds = 8;
 inline constexpr double kProbeMaxSeconds = 1.5;
 
 struct MeasuredRate {
