@@ -57,7 +57,7 @@ TEST(Cost, LargeRoomWarnsOfItsCheckpointVolume) {
 // A measured one-rank rate replaces the fixed one: one rank runs at it, several at
 // kParallelEfficiency of it per core; the report says which.
 TEST(Cost, MeasuredRate) {
-  const Scene s = parse_scene(kScene, "cost.ini");
+  const Scene s = parse_scene(kScene, "cost.ini", {{"fluid.spacing", "0.05"}});
   const Decomposition dec = Decomposition::of(s);
   EXPECT_DOUBLE_EQ(rate_per_core(0.0, 1), kParticleStepsPerCoreSecond);
   EXPECT_DOUBLE_EQ(rate_per_core(1e6, 1), 1e6);
