@@ -226,6 +226,7 @@ class TestMeshRoom(unittest.TestCase):
             shutil.rmtree(d, ignore_errors=True)
         facts = dict(re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td></tr>", text))
         self.assertEqual(facts["sound speed c"], "340 m/s")
+        self.assertEqual(facts["walls"], "ghost walls of the meshes")
         self.assertIn("V = 40 m³", facts["room (meshes)"])
         self.assertNotIn("—", "".join(facts.values()))
         self.assertIn("Sabine T60 (s)", text)

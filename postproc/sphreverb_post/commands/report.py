@@ -458,7 +458,7 @@ def facts_rows(summary, out_dir, model):
     else:
         rows.append(("room", "no [room] box in the scene; the run reports no volume"))
     rows += [
-        ("walls", esc(d.get("room_walls", "—"))),
+        ("walls", esc(walls_text(d.get("room_walls"), model))),
         ("particles", f"{summary.get('particles', 0):,}".replace(",", " ")),
         ("spacing dx", f"{float(fluid['spacing']) * 1000:g} mm" if "spacing" in fluid else "—"),
         ("smoothing length h", f"{d['h_m'] * 1000:g} mm" if "h_m" in d else "—"),
@@ -482,6 +482,14 @@ def facts_rows(summary, out_dir, model):
         ("versions", esc(", ".join(f"{k} {v}" for k, v in summary.get("versions", {}).items()))),
     ]
     return rows
+
+
+def walls_text(room_walls, model):
+    """How the room is walled: summary.json's derived.room_walls for a [room] box; a room
+    given by meshes is walled by their ghost particles ("none" there means no [room] box)."""
+    if model is not None and model["source"] == "meshes":
+        return "ghost walls of the meshes"
+    return room_walls or "not reported by this run"
 
 
 def materials_html(model):
