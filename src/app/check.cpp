@@ -8,18 +8,40 @@
 #include "app/detail/report.hpp"
 #include "parallel/detail/mpi.hpp"
 #include "sphreverb/app/app.hpp"
+#include "sphreverb/app/stop_signal.hpp"
 #include "sphreverb/core/log.hpp"
 #include "sphreverb/solver/cost.hpp"
+#include "sphreverb/solver/decomposition_estimate.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb {
+
+namespace {
+
+// The decomposition at any lattice size (exact up to kEstimateSiteBudget sites, sampled beyond),
+// stopping on a stop signal (the handlers are installed at start-up, main.cpp).
+Decomposition check_decomposition(const Scene& scene) {
+  return estimate_decomposition(scene, kEstimateSiteBudget, [] { return stop_requested(); });
+}
+
+// A stop signal ends `check` with exit 130, saying which signal.
+int stopped(int rank, const std::string& scene) {
+  if (rank == 0)
+    logger("run")->error("{}: check stopped by signal {} (nothing was written)", scene,
+                         stop_signal());
+  return kExitInterrupted;
+}
+
+}  // namespace
 
 int check_command(const Command& cmd, MPI_Comm comm) {
   const int rank = detail::rank_of(comm);
   setup_logging(rank);
   try {
     const Scene scene = load_scene(cmd.scene, cmd.overrides);
-    const Decomposition dec = Decomposition::of(scene);
+    if (stop_requested()) return stopped(rank, cmd.scene);
+    const Decomposition dec = check_decomposition(scene);
+    if (stop_requested()) return stopped(rank, cmd.scene);
     const int ranks = cmd.ranks > 0 ? cmd.ranks : detail::size_of(comm);
     if (rank == 0)
       std::cout << app::describe(scene, dec, ranks) << app::surfaces_report(scene)
@@ -47,6 +69,8 @@ int check_command(const Command& cmd, MPI_Comm comm) {
       return kExitBadInput;
     }
     return kExitOk;
+  } catch (const EstimateStopped&) {
+    return stopped(rank, cmd.scene);
   } catch (const std::exception& e) {
     if (rank == 0) logger("run")->error("{}", e.what());
     return kExitBadInput;
