@@ -1,5 +1,8 @@
 // `sphreverb check SCENE.ini [--ranks N] [...]`: validates the scene and prints what the run
 // would cost; runs nothing and writes nothing.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -20,8 +23,12 @@ namespace {
 
 // The decomposition at any lattice size (exact up to kEstimateSiteBudget sites, sampled beyond),
 // stopping on a stop signal (the handlers are installed at start-up, main.cpp).
+// Test hook: SPHREVERB_TEST_SITE_BUDGET=N takes N sites as the budget (a long classification).
 Decomposition check_decomposition(const Scene& scene) {
-  return estimate_decomposition(scene, kEstimateSiteBudget, [] { return stop_requested(); });
+  std::int64_t budget = kEstimateSiteBudget;
+  if (const char* b = std::getenv("SPHREVERB_TEST_SITE_BUDGET"))
+    budget = std::max<std::int64_t>(1, std::atoll(b));
+  return estimate_decomposition(scene, budget, [] { return stop_requested(); });
 }
 
 // A stop signal ends `check` with exit 130, saying which signal.
