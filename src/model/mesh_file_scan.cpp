@@ -306,12 +306,13 @@ void scan_ply(const Path& path, std::string_view bytes) {
               " bytes follow the header (a truncated or damaged file)");
   }
 
-  // The vertices' x, y, z.
+  // Every element walked: the vertices' x, y, z checked, and each list's length bounded by the
+  // bytes left (a reader allocates a list's items before reading them).
+  int axis_of[64];
   const auto vertex_at = std::find_if(elements.begin(), elements.end(),
                                       [](const PlyElement& e) { return e.name == "vertex"; });
-  if (vertex_at == elements.end()) return;
-  int axis_of[64];
-  const std::size_t n_props = std::min<std::size_t>(vertex_at->properties.size(), 64);
+  const std::size_t n_props =
+      vertex_at == elements.end() ? 0 : std::min<std::size_t>(vertex_at->properties.size(), 64);
   for (std::size_t i = 0; i < n_props; ++i) {
     const std::string& n = vertex_at->properties[i].name;
     axis_of[i] = vertex_at->properties[i].count_size > 0 ? -1
@@ -320,41 +321,56 @@ void scan_ply(const Path& path, std::string_view bytes) {
                  : n == "z"                              ? 2
                                                          : -1;
   }
+  const auto refuse_list = [&](const PlyElement& e, std::uint64_t i, const PlyProperty& p, double n,
+                               std::uint64_t left, std::size_t at_line) {
+    throw MeshError(path, "'" + e.name + "' element " + std::to_string(i) +
+                              (at_line > 0 ? " (line " + std::to_string(at_line) + ")" : "") +
+                              ": its list '" + p.name + "' claims " + bytes_text(n) +
+                              " items, more than the " + std::to_string(left) +
+                              " bytes left in the file can hold (a truncated or damaged file)");
+  };
   if (ascii) {
     Lines body_lines(body, lines.number() + 1);
-    for (auto e = elements.begin(); e != vertex_at; ++e)
-      for (std::uint64_t i = 0; i < e->count; ++i)
-        if (!body_lines.next(line)) return;
-    for (std::uint64_t v = 0; v < vertex_at->count; ++v) {
-      if (!body_lines.next(line)) return;
-      const auto t = tokens(line);
-      std::size_t k = 0;
-      for (std::size_t i = 0; i < n_props && k < t.size(); ++i) {
-        const PlyProperty& p = vertex_at->properties[i];
-        if (p.count_size > 0) {
-          const auto n = number(t[k]);
-          if (!n || !(*n >= 0)) return;
-          k += 1 + static_cast<std::size_t>(*n);
-          continue;
+    for (auto e = elements.begin(); e != elements.end(); ++e) {
+      const bool vertices = e == vertex_at;
+      for (std::uint64_t i = 0; i < e->count; ++i) {
+        if (!body_lines.next(line)) return;  // the reader names a short file
+        const auto t = tokens(line);
+        std::size_t k = 0;
+        for (std::size_t j = 0; j < e->properties.size() && k < t.size(); ++j) {
+          const PlyProperty& p = e->properties[j];
+          if (p.count_size > 0) {
+            const auto n = number(t[k]);
+            if (!n || !(*n >= 0)) return;  // the reader's to refuse
+            const std::uint64_t left = body.size() - std::min(body.size(), body_lines.offset());
+            if (*n > static_cast<double>(left + line.size()) / 2.0)
+              refuse_list(*e, i, p, *n, left + line.size(), body_lines.number());
+            k += 1 + static_cast<std::size_t>(*n);
+            continue;
+          }
+          if (vertices && j < n_props && axis_of[j] >= 0)
+            if (const auto x = number(t[k]))
+              if (const std::string why = bad_value(*x); !why.empty())
+                refuse_coordinate(path, "vertex " + std::to_string(i), axis_of[j], t[k], why,
+                                  body_lines.number());
+          ++k;
         }
-        if (axis_of[i] >= 0)
-          if (const auto x = number(t[k]))
-            if (const std::string why = bad_value(*x); !why.empty())
-              refuse_coordinate(path, "vertex " + std::to_string(v), axis_of[i], t[k], why,
-                                body_lines.number());
-        ++k;
       }
     }
     return;
   }
   PlyBody in(body, big);
-  for (auto e = elements.begin(); e != vertex_at + 1; ++e)
+  for (auto e = elements.begin(); e != elements.end(); ++e)
     for (std::uint64_t i = 0; i < e->count; ++i)
       for (std::size_t j = 0; j < e->properties.size(); ++j) {
         const PlyProperty& p = e->properties[j];
         if (p.count_size > 0) {
           const auto n = in.count(p.count_size, false);
-          if (!n || !in.skip(*n * static_cast<std::uint64_t>(p.size))) return;
+          if (!n) return;  // the reader names a short file
+          const std::uint64_t left = body.size() - in.at();
+          if (*n > left / static_cast<std::uint64_t>(p.size))
+            refuse_list(*e, i, p, static_cast<double>(*n), left, 0);
+          in.skip(*n * static_cast<std::uint64_t>(p.size));
           continue;
         }
         if (e != vertex_at || j >= n_props || axis_of[j] < 0 || !p.real) {

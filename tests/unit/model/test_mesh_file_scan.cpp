@@ -167,6 +167,33 @@ TEST(MeshFileScan, PlyCountsBeyondTheFileAreRefusedAtOnce) {
   expect_has(load_error(dir / "c.ply"), {"c.ply", "not a whole number below 2^64"});
 }
 
+TEST(MeshFileScan, PlyListLengthsBeyondTheFileAreRefusedAtOnce) {
+  TempDir dir;
+  std::ofstream(dir / "a.ply") << ply_header("ascii", "3", "1") << "0 0 0\n1 0 0\n0 1 0\n"
+                               << "3000000000 0 1 2\n";
+  double seconds = 0;
+  expect_has(load_error(dir / "a.ply", &seconds),
+             {"a.ply",
+              "'face' element 0 (line 14): its list 'vertex_indices' claims 3000000000 "
+              "items"});
+  EXPECT_LT(seconds, 1.0);
+  std::ofstream out(dir / "b.ply", std::ios::binary);
+  out << "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\n"
+         "property float y\nproperty float z\nelement face 1\n"
+         "property list uint int vertex_indices\nend_header\n";
+  const float v[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+  out.write(reinterpret_cast<const char*>(v), sizeof v);
+  const std::uint32_t n = 4000000000u;
+  const std::int32_t f[3] = {0, 1, 2};
+  out.write(reinterpret_cast<const char*>(&n), 4);
+  out.write(reinterpret_cast<const char*>(f), sizeof f);
+  out.close();
+  expect_has(load_error(dir / "b.ply", &seconds),
+             {"b.ply", "'face' element 0: its list 'vertex_indices' claims 4000000000 items",
+              "12 bytes left"});
+  EXPECT_LT(seconds, 1.0);
+}
+
 TEST(MeshFileScan, OffCountsAndNanAreChecked) {
   TempDir dir;
   std::ofstream(dir / "huge.off") << "OFF\n2000000000 1 0\n0 0 0\n";
