@@ -20,7 +20,7 @@ case_() {
   local name=$1 want=$2 limit=$3 text=$4
   shift 4
   local log="$work/$name.log" start=$SECONDS
-  timeout "$limit" "$exe" "$@" >"$log" 2>&1
+  timeout -k 5 "$limit" "$exe" "$@" >"$log" 2>&1
   local code=$? ok=1
   [[ $code -eq $want ]] || { echo "  $name: exit $code, expected $want"; ok=0; }
   grep -qF -- "$text" "$log" || { echo "  $name: output lacks '$text'"; ok=0; }
@@ -65,7 +65,7 @@ case_ check_40m3 0 120 "lattice sites sampled (one per block of" check "$lroom" 
 # Stop signals during a long classification (a budget of 1e9 samples: minutes): exit 130.
 for sig in INT TERM; do
   start=$SECONDS
-  SPHREVERB_TEST_SITE_BUDGET=1000000000 timeout 120 "$exe" check "$lroom" --fluid.spacing 1e-4 \
+  SPHREVERB_TEST_SITE_BUDGET=1000000000 timeout -k 5 120 "$exe" check "$lroom" --fluid.spacing 1e-4 \
     --geometry.hall.scale 3.3 >"$work/signal_$sig.log" 2>&1 &
   pid=$!
   sleep 4
