@@ -48,10 +48,10 @@ Decomposition estimate_decomposition(const Scene& s, std::int64_t budget,
   const auto blocks = [&](int a) { return (lattice.n[a] + k - 1) / k; };
   double solid_weight = 0.0, all_weight = 0.0;
   for (int bq = 0; bq < blocks(a0); ++bq) {
-    if (stop && stop()) throw EstimateStopped("stopped by a signal while sampling the lattice");
     const int q0 = bq * k, nq = std::min(k, lattice.n[a0] - q0);
     double layer = 0.0;  // estimated solid sites of the layer's planes
-    for (int b1 = 0; b1 < blocks(a1); ++b1)
+    for (int b1 = 0; b1 < blocks(a1); ++b1) {
+      if (stop && stop()) throw EstimateStopped("stopped by a signal while sampling the lattice");
       for (int b2 = 0; b2 < blocks(a2); ++b2) {
         const int i0 = b1 * k, ni = std::min(k, lattice.n[a1] - i0);
         const int j0 = b2 * k, nj = std::min(k, lattice.n[a2] - j0);
@@ -71,6 +71,7 @@ Decomposition estimate_decomposition(const Scene& s, std::int64_t budget,
           solid_weight += weight;
         }
       }
+    }
     for (int q = q0; q < q0 + nq; ++q) {
       auto& c = d.plane_count[static_cast<std::size_t>(q)];
       c = std::max<std::int64_t>(0, c - std::llround(layer / nq));

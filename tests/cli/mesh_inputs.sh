@@ -62,13 +62,14 @@ case_ check_2mm 0 60 "lattice sites sampled (one per block of" check "$lroom" --
 case_ check_40m3 0 120 "lattice sites sampled (one per block of" check "$lroom" \
   --fluid.spacing 1e-4 --geometry.hall.scale 3.3
 
-# Stop signals during a long classification (a budget of 1e9 samples: minutes): exit 130.
+# Stop signals during a long classification (a budget of 1e9 samples: many minutes): exit 130,
+# at once when sampling, right after the scene is read when earlier.
 for sig in INT TERM; do
   start=$SECONDS
-  SPHREVERB_TEST_SITE_BUDGET=1000000000 timeout -k 5 120 "$exe" check "$lroom" --fluid.spacing 1e-4 \
+  SPHREVERB_TEST_SITE_BUDGET=1000000000 timeout -k 15 120 "$exe" check "$lroom" --fluid.spacing 1e-3 \
     --geometry.hall.scale 3.3 >"$work/signal_$sig.log" 2>&1 &
   pid=$!
-  sleep 4
+  sleep 6
   kill -s "$sig" "$pid"
   wait "$pid"
   code=$?

@@ -28,8 +28,8 @@ class EstimateStopped : public std::runtime_error {
 inline constexpr std::int64_t kEstimateSiteBudget = 1'000'000;
 
 // Sampled: sampled_sites, sample_block and particles_sigma of the result are set.
-// `stop` (may be empty) is polled once per block layer; when it returns true EstimateStopped is
-// thrown. No communication.
+// `stop` (may be empty) is polled once per row of blocks (a few thousand samples at most); when it
+// returns true EstimateStopped is thrown. No communication.
 Decomposition estimate_decomposition(const Scene& scene, std::int64_t budget = kEstimateSiteBudget,
                                      const std::function<bool()>& stop = {});
 
