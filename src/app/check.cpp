@@ -1,6 +1,8 @@
 // `sphreverb check SCENE.ini [--ranks N] [...]`: validates the scene and prints what the run
 // would cost; runs nothing and writes nothing.
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -10,8 +12,10 @@
 #include "app/detail/report.hpp"
 #include "parallel/detail/mpi.hpp"
 #include "sphreverb/app/app.hpp"
+#include "sphreverb/app/stop_signal.hpp"
 #include "sphreverb/core/log.hpp"
 #include "sphreverb/solver/cost.hpp"
+#include "sphreverb/solver/decomposition_estimate.hpp"
 #include "sphreverb/solver/rate_probe.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
@@ -34,6 +38,25 @@ std::string rate_line(const MeasuredRate& r, const CostEstimate& c) {
       << " min or more on " << c.ranks << " rank(s) (several ranks wait for the slowest)\n";
   return o.str();
 }
+
+// The decomposition at any lattice size (exact up to kEstimateSiteBudget sites, sampled beyond),
+// stopping on a stop signal (the handlers are installed at start-up, main.cpp).
+// Test hook: SPHREVERB_TEST_SITE_BUDGET=N takes N sites as the budget (a long classification).
+Decomposition check_decomposition(const Scene& scene) {
+  std::int64_t budget = kEstimateSiteBudget;
+  if (const char* b = std::getenv("SPHREVERB_TEST_SITE_BUDGET"))
+    budget = std::max<std::int64_t>(1, std::atoll(b));
+  return estimate_decomposition(scene, budget, [] { return stop_requested(); });
+}
+
+// A stop signal ends `check` with exit 130, saying which signal.
+int stopped(int rank, const std::string& scene) {
+  if (rank == 0)
+    logger("run")->error("{}: check stopped by signal {} (nothing was written)", scene,
+                         stop_signal());
+  return kExitInterrupted;
+}
+
 }  // namespace
 
 int check_command(const Command& cmd, MPI_Comm comm) {
@@ -41,7 +64,9 @@ int check_command(const Command& cmd, MPI_Comm comm) {
   setup_logging(rank);
   try {
     const Scene scene = load_scene(cmd.scene, cmd.overrides);
-    const Decomposition dec = Decomposition::of(scene);
+    if (stop_requested()) return stopped(rank, cmd.scene);
+    const Decomposition dec = check_decomposition(scene);
+    if (stop_requested()) return stopped(rank, cmd.scene);
     const int ranks = cmd.ranks > 0 ? cmd.ranks : detail::size_of(comm);
     if (rank == 0) {
       // The wall time at the rate an idle core of this machine gives the scene's physics
@@ -74,6 +99,8 @@ int check_command(const Command& cmd, MPI_Comm comm) {
       return kExitBadInput;
     }
     return kExitOk;
+  } catch (const EstimateStopped&) {
+    return stopped(rank, cmd.scene);
   } catch (const std::exception& e) {
     if (rank == 0) logger("run")->error("{}", e.what());
     return kExitBadInput;

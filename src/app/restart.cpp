@@ -37,6 +37,16 @@ std::string output_dir(const Command& cmd, const Scene& scene) {
   return parent.parent_path().empty() ? std::string(".") : parent.parent_path().string();
 }
 
+// A checkpoint written before the mesh files were stamped cannot tell a changed mesh: said once.
+void warn_if_meshes_not_compared(bool compared, const Scene& scene, const std::string& file,
+                                 int rank) {
+  if (compared || scene.geometries.empty() || rank != 0) return;
+  logger("run")->warn(
+      "{} does not record its mesh files (written by an earlier version): they are not compared "
+      "with the ones on disk; a changed mesh would continue with a different geometry",
+      file);
+}
+
 }  // namespace
 
 int restart_command(const Command& cmd, MPI_Comm comm) {
@@ -52,6 +62,7 @@ int restart_command(const Command& cmd, MPI_Comm comm) {
     std::map<std::string, std::string> overrides = ckpt.overrides;
     for (const auto& [key, value] : cmd.overrides) overrides[key] = value;
     check_includes(ckpt, comm);
+    const bool meshes_compared = check_mesh_files(ckpt, comm);
     const Scene scene = parse_scene(ckpt.scene_text, ckpt.scene_path, overrides);
     const double baseline = static_cast<double>(resident_bytes());
     Simulation sim(scene, comm);  // DecompositionError: bad input
@@ -72,6 +83,7 @@ int restart_command(const Command& cmd, MPI_Comm comm) {
           "{} was written by sphreverb {}, this is {}: same layout, but the results may "
           "differ from an uninterrupted run",
           cmd.scene, ckpt.program_version, SPHREVERB_VERSION);
+    warn_if_meshes_not_compared(meshes_compared, scene, cmd.scene, rank);
     code = kExitRunFailed;
     Signal input = std::move(ckpt.input);
     std::vector<Signal> source_inputs;  // read again (the checkpoint holds their progress)

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "detail/passes.hpp"
@@ -212,6 +213,59 @@ void check_in_mesh_air(const Reader& r, const Scene& s) {
   for (const auto& rec : s.receivers)
     check("receiver." + rec.name, "position", rec.position, "receiver '" + rec.name + "' at");
   if (s.emitter.present) check("emitter", "center", s.emitter.center, "the emitter's centre");
+}
+
+void check_objects_in_room(const Reader& r, const Scene& s) {
+  const GeometrySpec* room_mesh = nullptr;
+  for (const auto& g : s.geometries)
+    if (g.role == GeometryRole::Room) room_mesh = &g;
+  std::pair<Vec3, Vec3> room_box;
+  if (room_mesh) {
+    const MeshFacts f = mesh_facts(*room_mesh->mesh);
+    room_box = {f.min, f.max};
+  } else if (s.room.present) {
+    room_box = {s.room.min, s.room.max};
+  } else {
+    return;
+  }
+  const std::string box_text =
+      "(" + format_vec(room_box.first) + ") to (" + format_vec(room_box.second) + ") m";
+  const double margin = 0.5 * s.fluid.spacing;
+  std::optional<MeshQuery> room_query;
+  for (const auto& g : s.geometries) {
+    if (g.role != GeometryRole::Object || g.moves()) continue;
+    const std::string sec = "geometry." + g.name;
+    const MeshFacts f = mesh_facts(*g.mesh);
+    bool apart = false;
+    for (int a = 0; a < 3; ++a)
+      apart = apart || f.max[a] <= room_box.first[a] || f.min[a] >= room_box.second[a];
+    // How far the object reaches beyond the room: beyond its box, or (a room mesh) its surface.
+    double beyond = 0.0;
+    Vec3 worst = g.mesh->vertices.front();
+    std::size_t inside = 0;
+    if (room_mesh && !apart && !room_query) room_query.emplace(*room_mesh->mesh);
+    for (const Vec3& v : g.mesh->vertices) {
+      double out = 0.0;
+      for (int a = 0; a < 3; ++a)
+        out = std::max({out, room_box.first[a] - v[a], v[a] - room_box.second[a]});
+      if (room_query && out <= 0.0 && room_query->side(v) == MeshSide::Outside)
+        out = room_query->closest(v).distance;
+      if (out <= 0.0) ++inside;
+      if (out > beyond) beyond = out, worst = v;
+    }
+    if (apart || inside == 0)
+      r.fail(sec, "mesh",
+             g.file + " lies wholly outside the room: its box (" + format_vec(f.min) + ") to (" +
+                 format_vec(f.max) + ") m, the room's " + box_text +
+                 " (check units, scale and translation)");
+    if (beyond > margin)
+      r.fail(sec, "mesh",
+             g.file + " reaches " + format_number(beyond) + " m outside the room (vertex at (" +
+                 format_vec(worst) + ") m; the room's box " + box_text +
+                 "), more than dx/2 = " + format_number(margin) +
+                 " m: an object must lie inside the room (trim it at the room's faces or move "
+                 "it)");
+  }
 }
 
 }  // namespace sphreverb::config_detail

@@ -717,6 +717,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
   read_hybrid(r, s);
   config_detail::check_fill_box(r, s);
   config_detail::check_geometry(r, s);
+  config_detail::check_objects_in_room(r, s);
   config_detail::check_in_mesh_air(r, s);
   config_detail::check_fill_box_closed(r, s);
   return s;

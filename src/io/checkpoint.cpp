@@ -17,6 +17,7 @@
 #include "parallel/detail/mpi.hpp"
 #include "sphreverb/core/errors.hpp"
 #include "sphreverb/core/log.hpp"
+#include "sphreverb/core/sha256.hpp"
 #include "sphreverb/io/markers.hpp"
 #include "sphreverb/io/run_dir.hpp"
 #include "sphreverb/io/xdmf.hpp"
@@ -245,6 +246,22 @@ std::string include_paths_text(const std::vector<SceneInclude>& includes) {
   return s;
 }
 
+// The scene's mesh files as read when it was parsed (absolute paths), each file once.
+std::vector<MeshFileStamp> scene_mesh_files(const Scene& scene) {
+  std::vector<MeshFileStamp> out;
+  for (const GeometrySpec& g : scene.geometries) {
+    if (!g.mesh) continue;
+    for (MeshFileStamp f : g.mesh->files) {
+      std::error_code ec;
+      if (const auto a = fs::absolute(f.path, ec); !ec) f.path = a.lexically_normal().string();
+      const bool seen = std::any_of(out.begin(), out.end(),
+                                    [&](const MeshFileStamp& o) { return o.path == f.path; });
+      if (!seen) out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
 void sleep_for_tests() {
   if (const char* s = std::getenv("SPHREVERB_TEST_CHECKPOINT_SLEEP")) {
     const double seconds = std::atof(s);
@@ -362,6 +379,13 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
   for (const SceneInclude& i : inc)
     include_texts += i.text, include_sizes.push_back(static_cast<std::int64_t>(i.text.size()));
   bcast(include_texts, comm), bcast(include_paths, comm);
+  // The mesh files' stamps: every rank parsed the same scene.
+  const std::vector<MeshFileStamp> mesh_files = scene_mesh_files(scene);
+  std::string mesh_paths, mesh_sha256;
+  std::vector<std::int64_t> mesh_bytes;
+  for (const MeshFileStamp& m : mesh_files)
+    mesh_paths += m.path + "\n", mesh_sha256 += m.sha256 + "\n",
+        mesh_bytes.push_back(static_cast<std::int64_t>(m.bytes));
 
   // The sources, receivers and moving objects at the stage-2 time of the particles' positions.
   const SceneMarkers markers = scene_markers(scene, static_cast<double>(state.acoustic_steps) * dt);
@@ -402,6 +426,10 @@ CheckpointWritten write_checkpoint(const std::string& dir, const Scene& scene,
     put(f, "/scene/include_sizes", include_sizes.data(), include_count, 0,
         rank == 0 ? include_count : 0);
     put_text(f, "/scene/include_texts", include_texts);
+    put_text(f, "/scene/mesh_paths", mesh_paths);
+    put(f, "/scene/mesh_bytes", mesh_bytes.data(), mesh_bytes.size(), 0,
+        rank == 0 ? mesh_bytes.size() : 0);
+    put_text(f, "/scene/mesh_sha256", mesh_sha256);
 
     const EmitterDrive::Progress& e = state.emitter;
     const std::uint64_t left = input_len - offset;
@@ -499,7 +527,7 @@ namespace {
 // give them were read (0 = not known yet: the shape is checked later).
 struct Extents {
   std::uint64_t particles = 0, receivers = 0, records = 0, input_left = 0, includes = 0,
-                sources = 0, ghost_faces = 0;
+                sources = 0, ghost_faces = 0, mesh_files = 0;
 };
 std::uint64_t rows_of(const CheckpointDataset& d, const Extents& e) {
   switch (d.rows) {
@@ -519,6 +547,8 @@ std::uint64_t rows_of(const CheckpointDataset& d, const Extents& e) {
       return e.sources;
     case CkptRows::GhostFaces:
       return e.ghost_faces;
+    case CkptRows::MeshFiles:
+      return e.mesh_files;
     case CkptRows::ObjectVertices:
     case CkptRows::ObjectTriangles:
       return 0;  // not read on restart
@@ -674,6 +704,20 @@ void validate_and_read_small(const std::string& path, Checkpoint& c,
       throw H5Error(path + ": /scene/include_sizes does not match /scene/include_texts");
     c.includes.push_back({include_paths[k], texts.substr(at, len)});
     at += len;
+  }
+  c.mesh_files_stored = f.exists("/scene/mesh_paths");
+  if (c.mesh_files_stored) {
+    const std::vector<std::string> mesh_paths = split_lines(f.read_string("/scene/mesh_paths"));
+    const std::vector<std::string> digests = split_lines(f.read_string("/scene/mesh_sha256"));
+    ext.mesh_files = mesh_paths.size();
+    const auto bytes = read_all<std::int64_t>(f, "/scene/mesh_bytes", ext);
+    if (digests.size() != mesh_paths.size())
+      throw H5Error(path + ": /scene/mesh_sha256 does not match /scene/mesh_paths");
+    for (std::size_t k = 0; k < mesh_paths.size(); ++k) {
+      if (bytes[k] < 0 || digests[k].size() != 64)
+        throw H5Error(path + ": /scene/mesh_bytes or /scene/mesh_sha256 is damaged");
+      c.mesh_files.push_back({mesh_paths[k], static_cast<std::uint64_t>(bytes[k]), digests[k]});
+    }
   }
 
   const auto input_length = read_i64(f, "/emitter/input_length");
@@ -849,6 +893,30 @@ void check_includes(const Checkpoint& c, MPI_Comm comm) {
                               "written: the physics would differ; restore it as it was");
     }
   });
+}
+
+bool check_mesh_files(const Checkpoint& c, MPI_Comm comm) {
+  std::int64_t stored = c.mesh_files_stored ? 1 : 0;
+  on_root<CheckpointError>(comm, [&] {
+    for (const MeshFileStamp& then : c.mesh_files) {
+      std::ifstream file(then.path, std::ios::binary);
+      std::ostringstream bytes;
+      bytes << file.rdbuf();
+      if (!file)
+        throw CheckpointError(c.path + ": the scene reads the mesh file " + then.path +
+                              ", which cannot be read now; restore it as it was");
+      const std::string now = bytes.str();
+      if (now.size() != then.bytes || sha256_hex(now) != then.sha256)
+        throw CheckpointError(
+            c.path + ": the mesh file " + then.path +
+            " changed since the checkpoint was written (" + std::to_string(then.bytes) +
+            " bytes, SHA-256 " + then.sha256.substr(0, 16) + "... then; " +
+            std::to_string(now.size()) + " bytes, SHA-256 " + sha256_hex(now).substr(0, 16) +
+            "... now): the geometry would differ; restore it as it was");
+    }
+  });
+  bcast(stored, comm);
+  return stored != 0;
 }
 
 void check_compatible(const Checkpoint& c, const Scene& s, std::int64_t scene_particles) {

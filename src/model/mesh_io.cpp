@@ -3,18 +3,25 @@
 // transforms, unit, scale, rotation, translation) is done in double precision.
 #include "sphreverb/model/mesh_io.hpp"
 
+#include <assimp/DefaultIOSystem.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <algorithm>
 #include <assimp/Importer.hpp>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
+#include <memory>
 #include <numbers>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 
 #include "sphreverb/core/number_text.hpp"
+#include "sphreverb/core/sha256.hpp"
+#include "sphreverb/model/mesh_file_scan.hpp"
 
 namespace sphreverb {
 
@@ -81,7 +88,8 @@ namespace {
 // node transforms applied; -0 and +0 equal).
 class MeshBuilder {
  public:
-  explicit MeshBuilder(const aiScene& scene) : scene_(scene) {}
+  MeshBuilder(const aiScene& scene, std::filesystem::path path)
+      : scene_(scene), path_(std::move(path)) {}
 
   void add_node(const aiNode& node, const aiMatrix4x4& parent) {
     const aiMatrix4x4 to_root = parent * node.mTransformation;
@@ -96,8 +104,16 @@ class MeshBuilder {
   void add_mesh(const aiMesh& m, const aiNode& node, const aiMatrix4x4& t) {
     const std::size_t surf = surface_index(surface_name(m, node));
     std::vector<std::size_t> index(m.mNumVertices);
-    for (unsigned v = 0; v < m.mNumVertices; ++v)
-      index[v] = vertex_index(transformed(t, m.mVertices[v]));
+    for (unsigned v = 0; v < m.mNumVertices; ++v) {
+      const Vec3 p = transformed(t, m.mVertices[v]);
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+        throw MeshError(path_, "vertex " + std::to_string(v) + " of part '" +
+                                   surface_name(m, node) + "' has a coordinate that is not a " +
+                                   "finite number " + format_point(p) +
+                                   " (after the file's node transforms); every coordinate must "
+                                   "be finite");
+      index[v] = vertex_index(p);
+    }
     for (unsigned f = 0; f < m.mNumFaces; ++f) {
       const aiFace& face = m.mFaces[f];
       if (face.mNumIndices != 3) continue;  // points and lines
@@ -142,9 +158,33 @@ class MeshBuilder {
   }
 
   const aiScene& scene_;
+  std::filesystem::path path_;
   Mesh mesh_;
   std::map<std::array<double, 3>, std::size_t> index_;
 };
+
+// Assimp's file access, recording every file a reader opens (an OBJ's .mtl, a glTF's buffers).
+class RecordingIoSystem : public Assimp::DefaultIOSystem {
+ public:
+  explicit RecordingIoSystem(std::vector<std::string>& opened) : opened_(opened) {}
+  Assimp::IOStream* Open(const char* file, const char* mode) override {
+    Assimp::IOStream* s = Assimp::DefaultIOSystem::Open(file, mode);
+    if (s != nullptr && std::find(opened_.begin(), opened_.end(), file) == opened_.end())
+      opened_.emplace_back(file);
+    return s;
+  }
+
+ private:
+  std::vector<std::string>& opened_;
+};
+
+std::string file_bytes(const std::filesystem::path& path, bool& ok) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  ok = static_cast<bool>(in);
+  return text.str();
+}
 
 void check_options(const std::filesystem::path& path, const MeshLoadOptions& o) {
   if (!(o.scale > 0.0) || !std::isfinite(o.scale))
@@ -170,7 +210,16 @@ Mesh load_mesh(const std::filesystem::path& path, const MeshLoadOptions& options
   if (!std::filesystem::exists(path, ec)) throw MeshError(path, "no such file");
   if (!std::filesystem::is_regular_file(path, ec)) throw MeshError(path, "not a regular file");
 
+  // The file's bytes: bounded and checked before a reader allocates for them, and stamped.
+  bool ok = false;
+  const std::string bytes = file_bytes(path, ok);
+  if (!ok) throw MeshError(path, "cannot read the file");
+  scan_mesh_file(path, bytes);
+  std::vector<MeshFileStamp> files{{path.string(), bytes.size(), sha256_hex(bytes)}};
+
   Assimp::Importer importer;
+  std::vector<std::string> opened;
+  importer.SetIOHandler(new RecordingIoSystem(opened));  // the importer owns it
   // Points and lines are dropped by SortByPType; the rest triangulated; vertices joined in each
   // part (MeshBuilder joins them across parts).
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
@@ -181,10 +230,21 @@ Mesh load_mesh(const std::filesystem::path& path, const MeshLoadOptions& options
   if (scene == nullptr || scene->mRootNode == nullptr)
     throw MeshError(path, std::string("cannot read the file: ") + importer.GetErrorString());
 
-  MeshBuilder builder(*scene);
+  MeshBuilder builder(*scene, path);
   builder.add_node(*scene->mRootNode, aiMatrix4x4());
   Mesh mesh = builder.take();
   mesh.source = path;
+  std::error_code ec_main;
+  const auto main_file = std::filesystem::weakly_canonical(path, ec_main);
+  for (const std::string& other : opened) {
+    std::error_code ec_other;
+    const auto o = std::filesystem::weakly_canonical(other, ec_other);
+    if (!ec_main && !ec_other && o == main_file) continue;
+    bool read = false;
+    const std::string b = file_bytes(other, read);
+    if (read) files.push_back({other, b.size(), sha256_hex(b)});
+  }
+  mesh.files = std::move(files);
   if (mesh.triangles.empty()) throw MeshError(path, "the file holds no triangle (empty mesh)");
   transform_mesh(mesh, options);
   return mesh;

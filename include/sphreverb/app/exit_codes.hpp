@@ -6,10 +6,13 @@
 //      that cannot be written, a full disk)
 //   75 stopped by SIGUSR1/SIGUSR2/SIGTERM after writing a checkpoint ("checkpointed, resubmit":
 //      continue with `restart`)
+//   130 `check` stopped by SIGINT, SIGTERM, SIGUSR1 or SIGUSR2 (nothing written, nothing to
+//   continue)
 #pragma once
 
 namespace sphreverb {
 
-inline constexpr int kExitOk = 0, kExitBadInput = 2, kExitRunFailed = 3, kExitCheckpointed = 75;
+inline constexpr int kExitOk = 0, kExitBadInput = 2, kExitRunFailed = 3, kExitCheckpointed = 75,
+                     kExitInterrupted = 130;
 
 }  // namespace sphreverb

@@ -25,6 +25,7 @@
 #include "sphreverb/audio/signal.hpp"
 #include "sphreverb/config/scene.hpp"
 #include "sphreverb/io/checkpoint_layout.hpp"
+#include "sphreverb/model/mesh.hpp"
 #include "sphreverb/solver/simulation_state.hpp"
 
 namespace sphreverb {
@@ -85,6 +86,9 @@ struct Checkpoint {
   std::vector<std::string> receiver_names;
   std::vector<std::string> source_names;  // [emitter.NAME] sources (on every rank)
   std::vector<SceneInclude> includes;
+  // The mesh files' stamps (/scene/mesh_*); mesh_files_stored false: the file predates them.
+  std::vector<MeshFileStamp> mesh_files;
+  bool mesh_files_stored = false;
   std::int64_t input_offset = 0;  // first sample of `input` read from the file (earlier: zeros)
   SimulationState state;          // particles: an even block of the file per rank; rank 0: the rest
   Signal input;                   // rank 0: the whole input's length, zeros before input_offset
@@ -98,6 +102,12 @@ Checkpoint read_checkpoint(const std::string& path, MPI_Comm comm);
 // Collective: throws CheckpointError (every rank) naming the first file the checkpoint's scene
 // includes whose text on disk differs from the stored one (or that is gone).
 void check_includes(const Checkpoint& ckpt, MPI_Comm comm);
+
+// Collective: throws CheckpointError (every rank) naming the first mesh file of the checkpoint's
+// scene whose size or SHA-256 on disk differs from the stored one (or that is gone). A checkpoint
+// without the stamps (written before they existed) is not compared: false is returned then,
+// true otherwise.
+bool check_mesh_files(const Checkpoint& ckpt, MPI_Comm comm);
 
 // Throws CheckpointError unless `scene` (parsed from the checkpoint's text, maybe with a new
 // duration) describes the same particles, time step and receivers as the checkpoint (with the

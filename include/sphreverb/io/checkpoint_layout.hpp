@@ -6,15 +6,16 @@
 //
 // Shapes: [N] particles, [R] receivers, [T] records (the t = 0 reference, then one per stage-2
 // step), [M] the input samples still to play, [K] the files the scene includes, [S] the
-// [emitter.NAME] sources, [V] and [T] the vertices and triangles of the moving objects, [G] the
-// face elements of reacting ghost walls (one row per rank holding a site: a site near a slab
-// face may repeat, with identical values); a second
-// extent 3 is x, y, z; "text" is one fixed-length string.
+// [emitter.NAME] sources, [F] the mesh files the scene read, [V] and [T] the vertices and triangles
+// of the moving objects, [G] the face elements of reacting ghost walls (one row per rank holding a
+// site: a site near a slab face may repeat, with identical values); a second extent 3 is x, y, z;
+// "text" is one fixed-length string.
 //
 // Optional entries are for viewing only, or (the face-element state) written only by scenes
-// that need them: a reader checks them when present and does not need them, so files written
-// before they existed still restart (no new layout version); a scene with reacting mirror faces
-// or reacting ghost walls refuses a file without their state.
+// that need them, or (the mesh files' stamps) newer than the layout version: a reader checks them
+// when present and does not need them, so files written before they existed still restart (no new
+// layout version); a scene with reacting mirror faces or reacting ghost walls refuses a file
+// without their state.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +37,8 @@ enum class CkptRows {
   Sources,
   ObjectVertices,
   ObjectTriangles,
-  GhostFaces
+  GhostFaces,
+  MeshFiles
 };
 
 struct CheckpointAttribute {
@@ -141,6 +143,15 @@ inline constexpr CheckpointDataset kCheckpointDatasets[] = {
      "length of each included file's text in /scene/include_texts"},
     {"/scene/include_texts", CkptType::Text, CkptRows::One, 0, "none",
      "the included files' texts as read, one after the other"},
+    // The mesh files, as read at the start of the run (a restart refuses a changed one).
+    {"/scene/mesh_paths", CkptType::Text, CkptRows::One, 0, "none",
+     "the files the [geometry.NAME] meshes were read from (and the files their readers opened: "
+     "an OBJ's .mtl, a glTF's buffers), absolute, one per line",
+     nullptr, true},
+    {"/scene/mesh_bytes", CkptType::I64, CkptRows::MeshFiles, 0, "bytes",
+     "size of each file of /scene/mesh_paths", nullptr, true},
+    {"/scene/mesh_sha256", CkptType::Text, CkptRows::One, 0, "none",
+     "SHA-256 of each file of /scene/mesh_paths, 64 hexadecimal digits per line", nullptr, true},
     // The emitter's drive.
     {"/emitter/input", CkptType::F64, CkptRows::InputLeft, 0, "1",
      "input signal s in [-1, 1] at /emitter/input_rate (before the one-sample delay), from "

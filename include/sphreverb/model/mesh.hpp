@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -18,12 +19,22 @@
 
 namespace sphreverb {
 
+// A file as a mesh was read from it: a restart refuses a mesh file changed since its checkpoint.
+struct MeshFileStamp {
+  std::string path;
+  std::uint64_t bytes = 0;
+  std::string sha256;  // 64 hexadecimal digits (sha256.hpp)
+};
+
 struct Mesh {
   std::filesystem::path source;  // the file it was read from (for messages); may be empty
   std::vector<Vec3> vertices;    // m; each position once (duplicates merged)
   std::vector<std::array<std::size_t, 3>> triangles;  // indices into `vertices`
   std::vector<std::size_t> surface;                   // per triangle: index into `surface_names`
   std::vector<std::string> surface_names;  // from the file's material or group/object names
+  // The file and every file the reader opened for it (an OBJ's .mtl, a glTF's buffers), as
+  // read; empty for a mesh built in memory.
+  std::vector<MeshFileStamp> files;
 
   std::size_t triangle_count() const { return triangles.size(); }
   // Corner k (0, 1, 2) of triangle t, m.

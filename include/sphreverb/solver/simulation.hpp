@@ -48,6 +48,11 @@ struct Decomposition {
   std::int64_t particles = 0;
   int max_ranks = 1;
   double classify_seconds = 0.0;  // wall time of the meshes' side tests on every lattice site
+  // Set by estimate_decomposition (decomposition_estimate.hpp) when the meshes' sites were
+  // sampled, not counted: the sites classified, the blocks' edge and one standard deviation of
+  // `particles` (0 and exact otherwise).
+  std::int64_t sampled_sites = 0, sample_block = 1;
+  double particles_sigma = 0.0;
   static Decomposition of(const Scene& scene);
 };
 

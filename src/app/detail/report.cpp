@@ -115,6 +115,16 @@ std::string meshes_report(const Scene& s) {
   return o.str();
 }
 
+// The particle count, or "~N +- sigma (sampled ...)" when the meshes' sites were sampled.
+std::string particles_text(const Decomposition& dec) {
+  if (dec.sampled_sites == 0) return std::to_string(dec.particles);
+  std::ostringstream o;
+  o.precision(2);
+  o << "~" << dec.particles << " +- " << std::max(1.0, dec.particles_sigma)
+    << " (one standard deviation: the meshes' sites sampled, see mesh set-up)";
+  return o.str();
+}
+
 // "  mesh set-up ...": the time to read and check the mesh files and to classify the lattice.
 std::string mesh_setup_line(const Scene& s, const Decomposition& dec) {
   if (s.geometries.empty()) return "";
@@ -124,8 +134,14 @@ std::string mesh_setup_line(const Scene& s, const Decomposition& dec) {
   for (const GeometrySpec& g : s.geometries) read += g.read_seconds;
   const Lattice lattice = Lattice::filling(s.fluid.fill_min, s.fluid.fill_max, s.fluid.spacing);
   o << "  mesh set-up          " << s.geometries.size() << " mesh(es) read and checked in " << read
-    << " s; " << static_cast<double>(lattice.sites()) << " lattice sites classified in "
-    << dec.classify_seconds << " s\n";
+    << " s; ";
+  if (dec.sampled_sites > 0)
+    o << dec.sampled_sites << " of " << static_cast<double>(lattice.sites())
+      << " lattice sites sampled (one per block of " << dec.sample_block << "^3) in "
+      << dec.classify_seconds << " s; `run` classifies every site\n";
+  else
+    o << static_cast<double>(lattice.sites()) << " lattice sites classified in "
+      << dec.classify_seconds << " s\n";
   return o.str();
 }
 
@@ -292,7 +308,7 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
   std::ostringstream o;
   o.precision(4);
   o << "scene " << s.path << "\n"
-    << "  particles            " << dec.particles << " (spacing " << s.fluid.spacing * 1e3
+    << "  particles            " << particles_text(dec) << " (spacing " << s.fluid.spacing * 1e3
     << " mm, h = " << d.h * 1e3 << " mm, " << to_string(s.fluid.kernel) << ")\n"
     << "  time step            " << d.dt * 1e6 << " us = 1/(" << s.time.sample_rate << " Hz x "
     << d.substeps << " substeps); CFL bound " << d.dt_cfl * 1e6 << " us";

@@ -70,5 +70,8 @@ std::optional<std::pair<Vec3, Vec3>> room_mesh_box(const Scene& s);
 void assign_geometry_materials(const Reader& r, Scene& s);
 // Receivers and the emitter inside the room mesh, outside every object, dx/2 from surfaces.
 void check_in_mesh_air(const Reader& r, const Scene& s);
+// Every fixed object mesh lies in the room ([room] box or room mesh), up to dx/2 beyond its
+// faces: one wholly outside, or reaching further out, fails naming the object and the room's box.
+void check_objects_in_room(const Reader& r, const Scene& s);
 
 }  // namespace sphreverb::config_detail

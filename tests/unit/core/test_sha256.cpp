@@ -1,0 +1,31 @@
+// Tests of sha256_hex (sha256.hpp) against the FIPS 180-4 example messages and a message that
+// needs a second padding block.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sphreverb/core/sha256.hpp"
+
+namespace sphreverb {
+namespace {
+
+TEST(Sha256, FipsExamples) {
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST(Sha256, MillionAs) {
+  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+TEST(Sha256, OneByteChangesTheDigest) {
+  std::string a(100, 'x'), b = a;
+  b[57] = 'y';
+  EXPECT_NE(sha256_hex(a), sha256_hex(b));
+}
+
+}  // namespace
+}  // namespace sphreverb
