@@ -60,8 +60,10 @@ std::vector<FixedSolid> fixed_solids(const Scene& s) {
 }
 
 // What is wrong with point p against solid f ("" when it is clear): closer than `margin` (m) to
-// its surface (`half`: dx/2, named in the message); `sides` also tests which side of the surface
-// p lies on (exact for meshes); `moving` words it for a point along a path.
+// its surface (`half`: dx/2, named in the message), or in a ghost-walled shape's solid (always
+// tested: its chamfered slab reaches beyond the shape's edges, away from its surface); `sides`
+// also tests which side of a mesh's surface p lies on (exact); `moving` words it for a point
+// along a path.
 std::string trouble(const FixedSolid& f, const Vec3& p, double margin, double half, bool sides,
                     bool moving) {
   const auto too_close = [&](double d) {
@@ -82,7 +84,7 @@ std::string trouble(const FixedSolid& f, const Vec3& p, double margin, double ha
     const double d = f.mesh->closest(p).distance;
     return d < margin ? too_close(d) : "";
   }
-  if (f.sheet && sides && f.sheet->solid(p))
+  if (f.sheet && f.sheet->solid(p))
     return std::string(moving ? "enters the solid of " : "lies inside the solid of ") + f.name +
            " (wall = ghost)";
   const double d = distance_to_surface(*f.shape, p);
@@ -110,7 +112,7 @@ class Clearance {
 
   // A path, sampled along its keyframes so that no two samples lie more than dx/8 of travel
   // apart (at least 64 a segment): a point between two clear samples lies within dx/16 of one,
-  // so it cannot reach a surface; the side of each surface is tested at the keyframes (it cannot
+  // so it cannot reach a surface; the side of each mesh is tested at the keyframes (it cannot
   // change between clear samples).
   void path(const std::string& section, const std::vector<Keyframe>& keys,
             PathInterpolation interpolation) const {
