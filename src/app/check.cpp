@@ -93,9 +93,8 @@ int check_command(const Command& cmd, MPI_Comm comm) {
     }
     if (ranks > dec.max_ranks) {
       if (rank == 0)
-        logger("run")->error(
-            "{}: too thin for {} ranks: at most {} (each slab must be at least {:g} m thick)",
-            cmd.scene, ranks, dec.max_ranks, scene.derived.halo_width);
+        logger("run")->error("{}: the scene is too thin for {} ranks: use at most {} ranks; {}",
+                             cmd.scene, ranks, dec.max_ranks, min_slab_rule(scene));
       return kExitBadInput;
     }
     return kExitOk;

@@ -164,21 +164,6 @@ void check_in_air(const Reader& r, const Scene& s, const std::string& section,
   }
 }
 
-// Lattice sites within dx/2 of a boundary surface are not filled: a receiver there has no air.
-void check_receivers_off_surfaces(const Reader& r, const Scene& s) {
-  const double margin = 0.5 * s.fluid.spacing;
-  for (const auto& rec : s.receivers) {
-    for (const auto& b : s.boundaries) {
-      const double d = distance_to_surface(b, rec.position);
-      if (d >= margin - kDistanceTolerance * s.fluid.spacing) continue;
-      r.fail("receiver." + rec.name, "position",
-             "lies on [boundary." + b.name + "] (" + format_number(d) +
-                 " m from its surface, less than dx/2 = " + format_number(margin) +
-                 " m): lattice sites there are not filled, so the receiver would measure no air");
-    }
-  }
-}
-
 // A disc wider than the fill box's diagonal is larger than the room (a unit slip, e.g. 5 m in a
 // 0.6 m room): an error. A disc whose rim (centre +- R across the normal) reaches beyond the box
 // covers a whole cross-section (a piston in a duct, as the validation tubes use): a warning.
@@ -386,12 +371,11 @@ void warn_lattice_growth(Scene& s) {
 }
 
 // A path (keyframes of [SECTION] path): every keyframe, and the path sampled at 64 points per
-// segment, in the air and at least dx/2 from every [boundary.NAME] surface; the speed at most
-// kMaxPathMach c. Each error names the keyframe (or the segment starting at it). A moving
-// object's path (`object`) is the path of its centre: the surfaces are not checked.
+// segment, inside the fill box at least dx/2 from its faces; the speed at most kMaxPathMach c.
+// Each error names the keyframe (or the segment starting at it). The solids are checked in
+// check_clear_of_solids (solid_clearance.cpp) and check_motion.
 void check_path(const Reader& r, const Scene& s, const std::string& section,
-                const std::vector<Keyframe>& keys, PathInterpolation interpolation,
-                bool object = false) {
+                const std::vector<Keyframe>& keys, PathInterpolation interpolation) {
   if (keys.size() < 2) return;
   const double margin = 0.5 * s.fluid.spacing;
   const Path path(keys, interpolation);
@@ -403,11 +387,6 @@ void check_path(const Reader& r, const Scene& s, const std::string& section,
                what + " at (" + format_vec(p) + ") m leaves the air: the fill box [" +
                    format_vec(s.fluid.fill_min) + "] .. [" + format_vec(s.fluid.fill_max) +
                    "] m less dx/2 = " + format_number(margin) + " m");
-    for (const auto& b : s.boundaries)
-      if (!object && distance_to_surface(b, p) < margin)
-        r.fail(section, "path",
-               what + " at (" + format_vec(p) + ") m crosses [boundary." + b.name +
-                   "] (closer than dx/2 = " + format_number(margin) + " m to its surface)");
   };
   for (std::size_t k = 0; k < keys.size(); ++k) check_point(keys[k].x, where(k));
   for (std::size_t k = 0; k + 1 < keys.size(); ++k)
@@ -424,17 +403,18 @@ void check_path(const Reader& r, const Scene& s, const std::string& section,
                " c = " + format_number(limit) + " m/s");
 }
 
-// A turning object ([boundary.NAME] rotation): its fastest surface point (path speed plus turning
-// rate times the farthest point's distance from the axis) at most kMaxPathMach c; and its surface,
-// posed along the whole motion (every keyframe of path and rotation, and between them at steps
-// that move no surface point more than dx/4), at least dx/2 from every receiver (on its path)
-// and from the emitter disc's centre and rim. Each error names the rotation's keyframe (or the
-// segment starting at it).
-// `key` is the rotation's key (rotation, or turn of a mesh); a mesh that only follows a path is
-// checked along it the same way, errors naming its path's keyframes.
-void check_rotation(const Reader& r, const Scene& s, const std::string& section,
-                    const std::string& key, const Wall& w,
-                    const std::vector<AngleKeyframe>& rotation, const std::vector<Keyframe>& path) {
+// A moving object (a [boundary.NAME] shape or a [geometry.NAME] mesh with a path, a rotation or
+// both): its fastest surface point (path speed plus turning rate times the farthest point's
+// distance from the axis) at most kMaxPathMach c; and its surface, posed along the whole motion,
+// at least dx/2 from every receiver and monopole (each where its own path has it then) and from
+// the emitter disc's centre and rim. The motion is sampled at every keyframe of the object and of
+// the points, and between them at steps that move no surface point and no point more than dx/4
+// towards each other (at least 64 a span); a mesh is 0 m from a point inside its solid. Each
+// error names the object's keyframe (of `key`: rotation, turn or path; or the segment starting
+// at it), the time and the point.
+void check_motion(const Reader& r, const Scene& s, const std::string& section,
+                  const std::string& key, const Wall& w, const std::vector<AngleKeyframe>& rotation,
+                  const std::vector<Keyframe>& path) {
   const auto where = [&](std::size_t k) { return "keyframe " + std::to_string(k + 1); };
   int segment = 0;
   const double rate = w.rotation.moving() ? w.rotation.max_rate(&segment) : 0.0;
@@ -446,11 +426,29 @@ void check_rotation(const Reader& r, const Scene& s, const std::string& section,
                format_number(w.reach()) + " m from the axis moves at up to " + format_number(v) +
                " m/s, above the limit " + format_number(kMaxPathMach) +
                " c = " + format_number(limit) + " m/s");
-  // The points the surface must keep clear of at time t, with their names.
   const double margin = 0.5 * s.fluid.spacing;
+  // The points the surface must keep clear of: name and path (one keyframe: fixed).
+  struct Point {
+    std::string name;
+    Path path;
+  };
+  std::vector<Point> points;
   std::vector<double> times;
   for (const AngleKeyframe& k : rotation) times.push_back(k.t);
   for (const Keyframe& k : path) times.push_back(k.t);
+  double fastest = 0.0;  // m/s, the fastest point
+  const auto add = [&](const std::string& name, const std::vector<Keyframe>& keys,
+                       PathInterpolation interpolation) {
+    points.push_back({name, Path(keys, interpolation)});
+    fastest = std::max(fastest, points.back().path.max_speed());
+    if (keys.size() > 1)
+      for (const Keyframe& k : keys) times.push_back(k.t);
+  };
+  for (const auto& rec : s.receivers)
+    add("[receiver." + rec.name + "]",
+        rec.path.size() > 1 ? rec.path : std::vector<Keyframe>{Keyframe{0.0, rec.position}},
+        rec.interpolation);
+  for (const auto& src : s.sources) add("[emitter." + src.name + "]", src.path, src.interpolation);
   // The keyframes the errors name: the rotation's, else the path's.
   std::vector<double> named;
   for (const AngleKeyframe& k : rotation) named.push_back(k.t);
@@ -469,26 +467,26 @@ void check_rotation(const Reader& r, const Scene& s, const std::string& section,
                  ? where(t <= named.front() ? 0 : named.size() - 1)
                  : "the segment from " + where(k);
     };
-    const auto fail = [&](const std::string& what, double d) {
+    const auto fail = [&](const std::string& what, const Vec3& x, double d) {
       r.fail(section, key,
              keyframe() + ": at t = " + format_number(t) + " s its surface passes " +
-                 format_number(d) + " m from " + what +
-                 " (closer than dx/2 = " + format_number(margin) + " m)");
+                 format_number(d) + " m from " + what + " at (" + format_vec(x) +
+                 ") m (closer than dx/2 = " + format_number(margin) + " m)");
     };
-    for (const auto& rec : s.receivers) {
-      const Vec3 x =
-          rec.path.size() > 1 ? Path(rec.path, rec.interpolation).position(t) : rec.position;
-      if (const double d = now.distance(x); d < margin) fail("[receiver." + rec.name + "]", d);
+    for (const Point& p : points) {
+      const Vec3 x = p.path.position(t);
+      if (const double d = now.distance(x); d < margin) fail(p.name, x, d);
     }
     if (!e.present) return;
-    if (const double d = now.distance(e.center); d < margin) fail("the emitter's centre", d);
+    if (const double d = now.distance(e.center); d < margin)
+      fail("the emitter's centre", e.center, d);
     for (int j = 0; j < 16; ++j) {
       const double a = 2.0 * M_PI * j / 16;
       const Vec3 rim = e.center + eu * (e.radius * std::cos(a)) + ev * (e.radius * std::sin(a));
-      if (const double d = now.distance(rim); d < margin) fail("the emitter disc's rim", d);
+      if (const double d = now.distance(rim); d < margin) fail("the emitter disc's rim", rim, d);
     }
   };
-  const double step = 0.25 * s.fluid.spacing / std::max(v, 1e-300);  // s
+  const double step = 0.25 * s.fluid.spacing / std::max(v + fastest, 1e-300);  // s
   for (std::size_t k = 0; k < times.size(); ++k) {
     check_at(times[k]);
     if (k + 1 == times.size() || !(times[k + 1] > times[k])) continue;
@@ -498,18 +496,19 @@ void check_rotation(const Reader& r, const Scene& s, const std::string& section,
   }
 }
 
-void check_rotation(const Reader& r, const Scene& s, const BoundarySpec& b) {
-  if (b.rotation.size() < 2) return;
-  check_rotation(r, s, "boundary." + b.name, "rotation", object_wall(b), b.rotation, b.path);
+// A [boundary] shape that moves: along a path, turning, or both, all by the same check.
+void check_moving_boundary(const Reader& r, const Scene& s, const BoundarySpec& b) {
+  if (b.path.size() < 2 && b.rotation.size() < 2) return;
+  check_motion(r, s, "boundary." + b.name, b.rotation.size() > 1 ? "rotation" : "path",
+               object_wall(b), b.rotation, b.path);
 }
 
-// A moving mesh object: its surface swept along the whole motion, as a turning [boundary].
+// A moving mesh object: its surface swept along the whole motion, as a moving [boundary].
 void check_moving_mesh(const Reader& r, const Scene& s, const GeometrySpec& g) {
   if (!g.moves()) return;
   const std::string section = "geometry." + g.name;
-  check_path(r, s, section, g.path, g.interpolation, true);
-  check_rotation(r, s, section, g.turn.size() > 1 ? "turn" : "path", object_wall(g), g.turn,
-                 g.path);
+  check_path(r, s, section, g.path, g.interpolation);
+  check_motion(r, s, section, g.turn.size() > 1 ? "turn" : "path", object_wall(g), g.turn, g.path);
 }
 
 }  // namespace
@@ -526,11 +525,11 @@ void check_geometry(const Reader& r, Scene& s) {
     check_path(r, s, "emitter." + src.name, src.path, src.interpolation);
   }
   for (const auto& b : s.boundaries) {
-    check_path(r, s, "boundary." + b.name, b.path, b.interpolation, true);
-    check_rotation(r, s, b);
+    check_path(r, s, "boundary." + b.name, b.path, b.interpolation);
+    check_moving_boundary(r, s, b);
   }
   for (const auto& g : s.geometries) check_moving_mesh(r, s, g);
-  check_receivers_off_surfaces(r, s);
+  check_clear_of_solids(r, s);
   check_emitter_fits(r, s);
   check_emitter_uncut(r, s);
   warn_room_faces(s);

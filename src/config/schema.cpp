@@ -603,17 +603,24 @@ Errors (exit 2, the message names the file, the line and the key):
   every axis, and lie inside the room.
 - Receivers and the emitter centre lie in the air: inside the fill box and at least dx/2 from its
   faces.
-- A receiver lies at least dx/2 from every `[boundary.NAME]` surface: lattice sites closer than
-  that are not filled, so a receiver there measures no air.
+- Every receiver and monopole, fixed or on its path, and the emitter disc's centre lie in the
+  air of every fixed solid and at least dx/2 from its surface (lattice sites closer than that
+  are not filled, so there is no air): inside a room mesh, outside an object mesh, off every
+  `[boundary.NAME]` surface and out of the solid of a ghost-walled one (the disc's centre against
+  the meshes; the disc against the shapes as below). A path is sampled along its keyframes at
+  most dx/8 of travel apart; the message names the section, the key, the keyframe (or the
+  segment starting at it), the time and the solid.
 - No tethered `[boundary.NAME]` surface passes through the emitter disc: the disc's tethered
   particles would be pulled by two walls at once (a ghost-walled one may: the disc moves that
   part of it).
 - The emitter disc fits in the fill box (its rim, centre +- radius across the normal).
-- A turning `[boundary.NAME]` object (`rotation`): its fastest surface point (the path's speed
-  plus the turning rate times the farthest point's distance from the axis) at most 0.3 c, and
-  its surface, posed at every keyframe and in between at steps that move no surface point more
-  than dx/4, at least dx/2 from every receiver (on its path) and from the emitter disc's centre
-  and rim. The message names the rotation's keyframe or the segment starting at it.
+- A moving `[boundary.NAME]` object (`path`, `rotation` or both; a moving mesh alike): its
+  fastest surface point (the path's speed plus the turning rate times the farthest point's
+  distance from the axis) at most 0.3 c, and its surface, posed at every keyframe (its own and
+  the moving points') and in between at steps that bring no surface point and no receiver or
+  monopole more than dx/4 closer, at least dx/2 from every receiver and monopole (each on its
+  path) and from the emitter disc's centre and rim. The message names the keyframe of
+  `rotation` (else `path`) or the segment starting at it, the time and the point.
 - The stability bound dt <= min(C h / c, the stiffest wall spring's 0.5 / omega) needs at most
   1000000 substeps per sample; an explicit `substeps` must meet it.
 - `hyperdiffusion` and `hyperviscosity` stay below the filter's stability limit at the chosen dt.

@@ -214,7 +214,9 @@ std::string summary_json(const Scene& s, const RunFacts& f) {
   j["steps"] = f.steps;
   j["wall_seconds"] = f.wall_seconds;
   j["particle_steps_per_second"] =
-      f.wall_seconds > 0 ? static_cast<double>(f.particles * f.steps_run) / f.wall_seconds : 0.0;
+      f.wall_seconds > 0
+          ? static_cast<double>(f.particles) * static_cast<double>(f.steps_run) / f.wall_seconds
+          : 0.0;
   j["neighbours_per_particle"] = f.neighbours_per_particle;
   j["ranks"] = static_cast<int>(f.particles_per_rank.size());
   j["particles_per_rank"] = f.particles_per_rank;

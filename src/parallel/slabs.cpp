@@ -48,8 +48,7 @@ Slabs Slabs::balanced(int axis, const std::vector<double>& plane_pos,
       std::ostringstream msg;
       msg << "the scene is too thin for " << ranks << " ranks: slab " << r << " along "
           << "xyz"[axis] << " would be " << thickness << " m thick with " << per_slab[r]
-          << " particles, but each slab needs at least the halo width " << min_thickness
-          << " m (kernel support + skin); use at most "
+          << " particles (at least " << min_thickness << " m and one particle needed); use at most "
           << max_ranks(plane_pos, plane_count, lo, hi, min_thickness) << " ranks";
       throw DecompositionError(msg.str());
     }

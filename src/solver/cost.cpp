@@ -32,16 +32,21 @@ CostEstimate estimate_cost(const Scene& s, const Decomposition& dec, int ranks,
   c.particle_steps = static_cast<double>(dec.particles) * static_cast<double>(d.steps);
   c.rate_per_core = rate_per_core(measured_rate, c.ranks);
   c.rate_measured = measured_rate > 0.0;
-  c.wall_seconds = c.particle_steps / (c.rate_per_core * c.ranks);
-  c.core_hours = c.particle_steps / c.rate_per_core / 3600.0;
+  c.sph_seconds = c.particle_steps / (c.rate_per_core * c.ranks);
+  c.setup_seconds = dec.classify_seconds;
+  for (const GeometrySpec& g : s.geometries) c.setup_seconds += g.read_seconds;
+  c.wall_seconds = c.sph_seconds + c.setup_seconds;
+  c.core_hours = (c.sph_seconds + c.setup_seconds) * c.ranks / 3600.0;
   const double slab = (s.fluid.fill_max[dec.axis] - s.fluid.fill_min[dec.axis]) / c.ranks;
-  const double copies = (c.ranks > 1 ? 2.0 : 0.0) * d.halo_width / slab;
+  // Halo copies and ghosts come from the halo depth on either side of a slab.
+  const double copies = (c.ranks > 1 ? 2.0 : 0.0) * d.halo_depth / slab;
   // The fullest rank: the slabs balance the counts to within a plane.
   std::int64_t plane_max = 0;
   for (std::int64_t n : dec.plane_count) plane_max = std::max(plane_max, n);
   const double per_rank = static_cast<double>(dec.particles) / c.ranks +
                           (c.ranks > 1 ? static_cast<double>(plane_max) : 0.0);
-  c.bytes_per_rank = per_rank * solver_bytes_per_particle(s, copies);
+  c.bytes_per_particle = solver_bytes_per_particle(s, copies);
+  c.bytes_per_rank = per_rank * c.bytes_per_particle;
   c.checkpoint_bytes = static_cast<double>(dec.particles) * kCheckpointBytesPerParticle;
   const std::int64_t every =
       s.output.checkpoint_every > 0
@@ -73,12 +78,16 @@ std::string duration_text(double seconds) {
 std::string cost_report(const Scene& s, const CostEstimate& c) {
   std::ostringstream o;
   o.precision(3);
-  o << "  expected wall time   ~" << duration_text(c.wall_seconds) << " for stage 2 on " << c.ranks
-    << " core(s), " << c.core_hours << " core-hours (at " << c.rate_per_core
-    << " particle-steps/s per core, "
+  o << "  expected wall time   ~" << duration_text(c.wall_seconds) << " on " << c.ranks
+    << " core(s), " << c.core_hours << " core-hours: stage 2 of the SPH "
+    << duration_text(c.sph_seconds) << " (at " << c.rate_per_core << " particle-steps/s per core, "
     << (c.rate_measured ? "measured on an idle core of this machine"
                         : "not measured: scripts/bench.sh's")
-    << (c.ranks > 1 ? ", with several ranks' efficiency" : "") << ")\n"
+    << (c.ranks > 1 ? ", with several ranks' efficiency" : "") << ")";
+  if (c.setup_seconds > 0.0)
+    o << ", the set-up of the meshes and ghost walls " << duration_text(c.setup_seconds)
+      << " (measured here)";
+  o << "\n"
     << "  checkpoint volume    " << c.checkpoints << " checkpoints of ~"
     << c.checkpoint_bytes * 1e-9 << " GB: ~" << c.checkpoint_total_bytes * 1e-9
     << " GB written over the run\n";

@@ -60,8 +60,19 @@ std::string growth_region(const Scene& s, const EnergyRegion& r) {
 }
 }  // namespace
 
+double min_slab_thickness(const Scene& s) { return s.derived.halo_depth; }
+
+std::string min_slab_rule(const Scene& s) {
+  std::ostringstream o;
+  o << "each slab must be at least " << min_slab_thickness(s)
+    << " m thick (the halo depth: kernel support 2h + skin"
+    << (s.derived.ghost_walls ? " + 3 dx for the ghost walls' reach)" : ")");
+  return o.str();
+}
+
 Decomposition Decomposition::of(const Scene& s) {
   Decomposition d;
+  d.min_slab = min_slab_thickness(s);
   const Lattice lattice = make_lattice(s);
   d.axis = longest_axis(s.fluid.fill_max - s.fluid.fill_min);
   const std::vector<Wall> walls = make_walls(s);
@@ -86,7 +97,7 @@ Decomposition Decomposition::of(const Scene& s) {
   for (int k = 0; k < lattice.n[d.axis]; ++k) d.plane_pos.push_back(lattice.plane(d.axis, k));
   d.particles = std::accumulate(d.plane_count.begin(), d.plane_count.end(), std::int64_t{0});
   d.max_ranks = Slabs::max_ranks(d.plane_pos, d.plane_count, s.fluid.fill_min[d.axis],
-                                 s.fluid.fill_max[d.axis], s.derived.halo_depth);
+                                 s.fluid.fill_max[d.axis], d.min_slab);
   return d;
 }
 
@@ -111,9 +122,13 @@ Simulation::Simulation(const Scene& scene, MPI_Comm comm)
     object_period_ = std::max<std::int64_t>(
         1, static_cast<std::int64_t>(std::floor(0.5 * d.skin / (object_speed * d.dt))));
   const Decomposition& dec = decomposition_;
-  slabs_ =
-      Slabs::balanced(dec.axis, dec.plane_pos, dec.plane_count, scene_.fluid.fill_min[dec.axis],
-                      scene_.fluid.fill_max[dec.axis], size_, d.halo_depth);
+  try {
+    slabs_ =
+        Slabs::balanced(dec.axis, dec.plane_pos, dec.plane_count, scene_.fluid.fill_min[dec.axis],
+                        scene_.fluid.fill_max[dec.axis], size_, dec.min_slab);
+  } catch (const DecompositionError& e) {
+    throw DecompositionError(std::string(e.what()) + "; " + min_slab_rule(scene_));
+  }
   global_particles_ = dec.particles;
   const auto fill_start = std::chrono::steady_clock::now();
   fill_lattice(p_, lattice_, walls_, dec.axis, slabs_.lo(rank_), slabs_.hi(rank_),
@@ -188,7 +203,7 @@ void Simulation::balance_by_cost() {
     Slabs cut;
     try {
       cut = Slabs::balanced(dec.axis, dec.plane_pos, cost, scene_.fluid.fill_min[dec.axis],
-                            scene_.fluid.fill_max[dec.axis], size_, d.halo_depth);
+                            scene_.fluid.fill_max[dec.axis], size_, dec.min_slab);
     } catch (const DecompositionError&) {
       break;  // too thin to move the cuts: keep the count-balanced slabs (the same on all ranks)
     }

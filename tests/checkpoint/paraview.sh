@@ -38,8 +38,9 @@ on 2 run "$src/configs/furnished_room.ini" --out "$work/mesh" --fluid.spacing 0.
 # The room's surfaces, written once per run: the six faces of the (rigid) box as 12 triangles.
 /usr/bin/python3 "$here/pv_surface_check.py" "$work/run/geometry.xmf" 12 rigid -- \
   "$work/mesh/geometry.xmf" 132 plaster,carpet,foam_50mm,wood_panel "3:0.65,1.25,0.4,0.8,0,0.5"
-# A moving receiver, a moving monopole and a moving plate (linear paths): at every checkpoint and
-# snapshot, ParaView shows them where their paths put them at that time, beside the particles.
+# A moving receiver, a moving monopole and a moving plate (linear paths; the plate passes under
+# the fixed receiver, more than dx/2 below it): at every checkpoint and snapshot, ParaView shows
+# them where their paths put them at that time, beside the particles.
 cat >"$work/moving.ini" <<'INI'
 [time]
 sample_rate = 44100
@@ -58,7 +59,7 @@ gain = 0
 path = 0 0.03 0.05 0.08; 0.002 0.1 0.06 0.08
 level = 20
 [receiver.mid]
-position = 0.151 0.1 0.07
+position = 0.151 0.1 0.12
 [receiver.walker]
 path = 0 0.27 0.06 0.09; 0.002 0.2 0.07 0.09
 [boundary.plate]

@@ -58,6 +58,16 @@ case_ receiver_on_plate 2 "lies on [boundary.plate]" check "$(scene receiver_on_
 case_ plate_through_emitter 2 "[boundary.plate] passes through the emitter disc" check "$(scene plate_through_emitter \
   's/^\[output\]/[boundary.plate]\nshape = rectangle\ncenter = 0.008 0.1 0.1\nnormal = 0 0 1\nsize = 0.1 0.1\n[output]/')"
 case_ emitter_larger_than_room 2 "[emitter] radius = 5: the disc is larger than the room" check "$base" --emitter.radius 5
+# The estimate's counts and the messages' units: particle-steps of a huge scene (1.5e13 particles
+# x 4.41e7 steps) overflowed 64 bits and printed negative; the thinnest slab check named (the
+# halo width, 0.07 m here) was not the one run and restart apply (the halo depth with the ghost
+# walls' 3 dx, 0.145 m); Euler angles were said to be in metres.
+case_ particle_steps_64bit 0 "particle-steps       6.615e+20" check "$base" \
+  --room.max "60 50 40" --fluid.spacing 0.002 --time.duration 100
+case_ slab_rule 2 "each slab must be at least 0.145 m thick (the halo depth" check \
+  "$src/configs/l_room.ini" --ranks 9
+case_ rotation_unit 2 "'abc' is not a number (expected (-inf, inf) deg)" check \
+  "$src/configs/l_room.ini" --geometry.hall.rotation "0 0 abc"
 # The output high-pass: its range, and below 0.4 sample_rate.
 case_ highpass_range 2 "[output] highpass" check "$base" --output.highpass 1001
 case_ highpass_rate 2 "must be below 0.4 sample_rate = 800 Hz" check "$base" --time.sample_rate 2000 --output.highpass 900

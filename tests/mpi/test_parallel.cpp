@@ -653,7 +653,7 @@ TEST(Parallel, KineticEnergyIsIndependentOfTheDecomposition) {
 }
 
 TEST(Parallel, TooThinSceneIsRefusedOnEveryRankWithoutHanging) {
-  // 0.105 m along the longest axis (x) holds at most two slabs of >= 42 mm (halo width).
+  // 0.105 m along the longest axis (x) holds at most two slabs of >= 42 mm (the halo depth).
   const Scene s = parse_scene(R"(
 [fluid]
 spacing = 0.015
@@ -676,6 +676,8 @@ position = 0.07 0.045 0.045
       ADD_FAILURE() << "a scene too thin for " << world_size() << " ranks was accepted";
     } catch (const DecompositionError& e) {
       EXPECT_NE(std::string(e.what()).find("at most 2 ranks"), std::string::npos) << e.what();
+      // The rule `check` states (app/check.cpp), with the same thickness.
+      EXPECT_NE(std::string(e.what()).find(min_slab_rule(s)), std::string::npos) << e.what();
     }
   }
 }

@@ -268,7 +268,7 @@ struct Derived {
   double h = 0.0;                // m, smoothing length
   double support = 0.0;          // m, kernel support radius (2h)
   double skin = 0.0;             // m, Verlet skin
-  double halo_width = 0.0;       // m, support + skin: halo depth and minimum slab thickness
+  double halo_width = 0.0;       // m, support + skin: the neighbour lists' reach
   double particle_mass = 0.0;    // kg, rho0 dx^3
   double dt_cfl = 0.0;           // s, CFL bound C h / c
   double dt_wall = 0.0;          // s, stability bound of the stiffest wall spring (inf if none)
@@ -298,7 +298,8 @@ struct Derived {
   int emitter_face = -1;
   // The scene has ghost walls: meshes ([geometry.NAME]) or boundaries with wall = ghost.
   bool ghost_walls = false;
-  // m, depth of the halo copies: halo_width, plus the reach of the ghost walls' interpolation
+  // m, depth of the halo copies and the minimum slab thickness (min_slab_thickness,
+  // solver/simulation.hpp): halo_width, plus the reach of the ghost walls' interpolation
   // stencils (GhostWalls::kStencilReach dx + dx/2) when the scene has ghost walls
   double halo_depth = 0.0;
   double ppw_min = 0.0;  // spacings per wavelength where the lattice phase-speed error of the

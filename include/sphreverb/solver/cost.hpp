@@ -31,14 +31,20 @@ inline constexpr double kCheckpointVolumeWarn = 10e9;
 struct CostEstimate {
   int ranks = 1;
   std::int64_t particles = 0, steps = 0;
-  double particle_steps = 0.0;    // stage 2 (stage 1 adds at most max_steps more steps)
-  double rate_per_core = 0.0;     // particle-steps/s per core on `ranks` ranks (rate_per_core)
-  bool rate_measured = false;     // from a measured one-rank rate, not kParticleStepsPerCoreSecond
-  double wall_seconds = 0.0;      // stage 2 on `ranks` cores at rate_per_core
-  double core_hours = 0.0;        // the same in core-hours
-  double bytes_per_rank = 0.0;    // solver memory of the fullest rank (estimate)
-  double checkpoint_bytes = 0.0;  // one checkpoint
-  std::int64_t checkpoints = 0;   // written over the run: the cadence, end of stage 1 and of run
+  double particle_steps = 0.0;  // stage 2 (stage 1 adds at most max_steps more steps)
+  double rate_per_core = 0.0;   // particle-steps/s per core on `ranks` ranks (rate_per_core)
+  bool rate_measured = false;   // from a measured one-rank rate, not kParticleStepsPerCoreSecond
+  double sph_seconds = 0.0;     // stage 2 on `ranks` cores at rate_per_core
+  // The set-up of the meshes and ghost walls as measured on this process (the meshes read and
+  // checked, the lattice sites classified: GeometrySpec::read_seconds,
+  // Decomposition::classify_seconds); every rank repeats it.
+  double setup_seconds = 0.0;
+  double wall_seconds = 0.0;        // the sum of the parts above, on `ranks` cores
+  double core_hours = 0.0;          // the same parts in core-hours (each part's seconds x ranks)
+  double bytes_per_rank = 0.0;      // solver memory of the fullest rank (estimate)
+  double bytes_per_particle = 0.0;  // of its owned particles (solver_bytes_per_particle)
+  double checkpoint_bytes = 0.0;    // one checkpoint
+  std::int64_t checkpoints = 0;     // written over the run: the cadence, end of stage 1 and of run
   double checkpoint_total_bytes = 0.0;
   bool checkpoint_volume_warning = false;
 };

@@ -40,13 +40,22 @@ class EquilibriumError : public CollectiveError {
   using CollectiveError::CollectiveError;
 };
 
+// m, the thinnest slab a rank may own, the one rule of `check`, `run` and `restart`: the halo
+// depth (Derived::halo_depth: the kernel support 2h plus the skin, and 3 dx more for the ghost
+// walls' reach when the scene has any), so that halo copies and ghosts come only from the two
+// neighbouring slabs.
+double min_slab_thickness(const Scene& scene);
+// The rule as the messages give it: "each slab must be at least X m thick (the halo depth: ...)".
+std::string min_slab_rule(const Scene& scene);
+
 // The decomposition a scene allows: computed identically on every rank, no communication.
 struct Decomposition {
   int axis = 0;                           // longest axis of the fill box
   std::vector<double> plane_pos;          // lattice planes along the axis
   std::vector<std::int64_t> plane_count;  // air particles per plane
   std::int64_t particles = 0;
-  int max_ranks = 1;
+  int max_ranks = 1;              // the most ranks Slabs::balanced accepts at min_slab
+  double min_slab = 0.0;          // m, min_slab_thickness(scene)
   double classify_seconds = 0.0;  // wall time of the meshes' side tests on every lattice site
   // Set by estimate_decomposition (decomposition_estimate.hpp) when the meshes' sites were
   // sampled, not counted: the sites classified, the blocks' edge and one standard deviation of

@@ -230,10 +230,12 @@ double checkpoint_bytes(const Scene& s, std::int64_t particles, std::int64_t aco
          8.0 * input_samples_left + static_cast<double>(s.text.size()) + kCheckpointOverhead;
 }
 
-// [hybrid]: the crossover and the geometric part's estimated cost, an upper bound: every ray
-// runs the whole record, one AABB-tree query per mean free path 4V/S (V = hybrid_volume, S the
-// [room] box's area or else the traced surfaces'), at the 2 us per query measured in
-// docs/theory/geometric.md; every source traces the [hybrid] rays.
+// [hybrid]: the crossover and the geometric part's estimated cost: every ray runs the whole
+// record, one AABB-tree query per mean free path 4V/S (V = hybrid_volume, S the [room] box's area
+// or else the traced surfaces'), at the 2 us per query measured in docs/theory/geometric.md;
+// every source traces the [hybrid] rays. An estimate, not a bound: 4V/S is the mean over the
+// rays, and a ray caught in a corner or a narrow part takes shorter segments (rays that fade
+// below the energy floor or leave through a gap take fewer).
 std::string hybrid_line(const Scene& s, int ranks) {
   if (!s.hybrid.present) return "";
   // What the run does: the rays it traces (none when phased images cover the record), and
@@ -266,8 +268,8 @@ std::string hybrid_line(const Scene& s, int ranks) {
   }
   if (sources != 1) o << sources << " sources; ";
   if (rays > 0)
-    o << rays << " rays, <= " << segments << " ray segments, ~" << segments * 2e-6 / ranks
-      << " s on each of " << ranks << " ranks; ";
+    o << rays << " rays, ~" << segments << " ray segments (one per mean free path 4V/S), ~"
+      << segments * 2e-6 / ranks << " s on each of " << ranks << " ranks; ";
   else
     o << "no rays; ";
   if (!plan.box_images && !plan.poly_images) {
@@ -302,9 +304,7 @@ std::string hybrid_line(const Scene& s, int ranks) {
 
 std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
   const Derived& d = s.derived;
-  const double slab = (s.fluid.fill_max[dec.axis] - s.fluid.fill_min[dec.axis]) / ranks;
-  const double copies = (ranks > 1 ? 2.0 : 0.0) * d.halo_width / slab;
-  const double per_rank = static_cast<double>(dec.particles) / ranks;
+  const CostEstimate cost = estimate_cost(s, dec, ranks);
   std::ostringstream o;
   o.precision(4);
   o << "scene " << s.path << "\n"
@@ -316,7 +316,7 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
   o << "\n"
     << "  steps                " << d.steps << " for " << s.time.duration * 1e3 << " ms ("
     << d.samples << " samples), plus stage 1 (at most " << s.equilibrium.max_steps << ")\n"
-    << "  particle-steps       " << static_cast<double>(dec.particles * d.steps) << "\n"
+    << "  particle-steps       " << cost.particle_steps << "\n"
     << "  highest usable freq. " << d.f_max << " Hz, the lower of the air's " << d.f_max_bulk
     << " Hz (" << d.ppw_min << " spacings per wavelength, where the phase-speed error of "
     << to_string(s.fluid.kernel) << " at h/dx = " << s.fluid.h_over_dx << " with the "
@@ -335,9 +335,9 @@ std::string describe(const Scene& s, const Decomposition& dec, int ranks) {
     << output_cutoff(s) << " Hz\n"
     << room_walls_line(s) << boundary_walls_lines(s) << hyperdiffusion_line(s)
     << "  ranks                " << ranks << " of at most " << dec.max_ranks << " (slabs along "
-    << "xyz"[dec.axis] << ", each >= " << d.halo_width * 1e3 << " mm)\n"
-    << "  memory per rank      ~" << per_rank * solver_bytes_per_particle(s, copies) / 1048576.0
-    << " MiB (" << solver_bytes_per_particle(s, copies) << " bytes per particle)\n"
+    << "xyz"[dec.axis] << ", each >= " << dec.min_slab * 1e3 << " mm, the halo depth)\n"
+    << "  memory per rank      ~" << cost.bytes_per_rank / 1048576.0 << " MiB ("
+    << cost.bytes_per_particle << " bytes per particle, the fullest rank's)\n"
     << checkpoints_line(s, dec) << hybrid_line(s, ranks) << mesh_setup_line(s, dec);
   for (const auto& n : s.notes) o << "  note: " << n << "\n";
   for (const auto& w : s.warnings) o << "  warning: " << w << "\n";

@@ -245,7 +245,8 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
   facts.stage1_steps = st1.steps, facts.stage1_wall_seconds = st1.wall_seconds;
   facts.stage1_kinetic_energy = st1.final_energy;
   const double rate = st2.wall_seconds > 0
-                          ? static_cast<double>(facts.particles * st2.steps_run) / st2.wall_seconds
+                          ? static_cast<double>(facts.particles) *
+                                static_cast<double>(st2.steps_run) / st2.wall_seconds
                           : 0.0;
   log->info(
       "stage 2: {} steps in {:.2f} s: {:.3g} particle-steps/s ({:.3g} per rank), {} "

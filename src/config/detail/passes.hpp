@@ -60,6 +60,14 @@ std::string panel_on_room_face(const Scene& s);
 // Receivers and emitter against the fill box, the boundaries and each other; warnings into
 // s.warnings (checks.cpp).
 void check_geometry(const Reader& r, Scene& s);
+// Every receiver's position or path and every monopole's position or path against every fixed
+// solid (room meshes, object meshes, [boundary] shapes), the emitter disc's centre against the
+// meshes (check_emitter_uncut takes the disc against the shapes): in its air
+// (inside a room mesh, outside an object mesh, not in the solid behind a ghost-walled shape) and
+// at least dx/2 from its surface. A path is sampled at least every dx/8 of its travel; errors
+// name the section, the key, the keyframe or segment, the time and the solid
+// (solid_clearance.cpp). The moving solids are checked along their motion by check_geometry.
+void check_clear_of_solids(const Reader& r, const Scene& s);
 
 // [geometry.NAME] (geometry.cpp): reads, transforms and checks each mesh (needs s.room).
 void read_geometries(const Reader& r, Scene& s);

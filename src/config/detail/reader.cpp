@@ -130,11 +130,16 @@ void Reader::get(const std::string& section, const std::string& key, Vec3& out) 
   const auto t = text(section, key);
   if (!t) return;
   const auto words = split_words(*t);
+  // The key's unit from its schema row (m for a position, deg for Euler angles, none for an
+  // axis).
+  const std::string unit = spec(section, key).range.unit;
   if (words.size() != 3) {
-    fail(section, key, "expected 3 numbers (x y z, m), got " + std::to_string(words.size()));
+    fail(section, key,
+         "expected 3 numbers (x y z" + (unit.empty() ? "" : ", " + unit) + "), got " +
+             std::to_string(words.size()));
   }
   const Range any{-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
-                  true, true, "m"};
+                  true, true, spec(section, key).range.unit};
   out = {to_real(section, key, words[0], any), to_real(section, key, words[1], any),
          to_real(section, key, words[2], any)};
 }

@@ -171,8 +171,9 @@ TEST(Xdmf, TemporalCollectionTakesEachFilesWholeGrid) {
                 xdmf_grid_xml(a) + xdmf_grid_xml(b) + "  </Grid>\n </Domain>\n</Xdmf>\n");
 }
 
-// A receiver and a source on linear paths and a rectangle moving along one, at t = 1 ms (a
-// quarter of the way) and after the paths' ends.
+// A receiver and a source on linear paths and a rectangle moving along one (passing under the
+// fixed receiver, more than dx/2 below it), at t = 1 ms (a quarter of the way) and after the
+// paths' ends.
 const std::string kMoving = R"(
 [time]
 sample_rate = 44100
@@ -189,7 +190,7 @@ radius = 0.03
 [emitter.car]
 path = 0 0.06 0.08 0.08; 0.004 0.10 0.12 0.08
 [receiver.mid]
-position = 0.151 0.1 0.07
+position = 0.151 0.1 0.12
 [receiver.walker]
 path = 0 0.24 0.06 0.09; 0.004 0.20 0.06 0.09
 [boundary.still]
@@ -211,7 +212,7 @@ TEST(Xdmf, SceneMarkersFollowThePaths) {
   EXPECT_EQ(m.receivers, std::vector<std::string>({"mid", "walker"}));
   const std::vector<double> car = {0.06 + 0.25 * 0.04, 0.08 + 0.25 * 0.04, 0.08};
   for (int a = 0; a < 3; ++a) EXPECT_NEAR(m.source_position[a], car[a], 1e-15) << a;
-  const std::vector<double> rec = {0.151, 0.1, 0.07, 0.24 - 0.25 * 0.04, 0.06, 0.09};
+  const std::vector<double> rec = {0.151, 0.1, 0.12, 0.24 - 0.25 * 0.04, 0.06, 0.09};
   for (int a = 0; a < 6; ++a) EXPECT_NEAR(m.receiver_position[a], rec[a], 1e-15) << a;
   EXPECT_EQ(m.emitter, std::vector<double>({0.0075, 0.09, 0.075}));
   // Only the moving object: its rectangle (4 corners, 2 triangles) moved by (0.01, 0.005, 0).
