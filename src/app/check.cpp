@@ -10,6 +10,7 @@
 #include "sphreverb/app/app.hpp"
 #include "sphreverb/core/log.hpp"
 #include "sphreverb/solver/cost.hpp"
+#include "sphreverb/solver/hybrid_cost.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb {
@@ -23,7 +24,8 @@ int check_command(const Command& cmd, MPI_Comm comm) {
     const int ranks = cmd.ranks > 0 ? cmd.ranks : detail::size_of(comm);
     if (rank == 0)
       std::cout << app::describe(scene, dec, ranks) << app::surfaces_report(scene)
-                << cost_report(scene, estimate_cost(scene, dec, ranks));
+                << cost_report(scene, estimate_cost(scene, dec, ranks))
+                << hybrid_cost_report(estimate_hybrid_cost(scene, ranks));
     if (rank == 0)
       if (const ObliqueMessage m = oblique_wall_message(scene); !m.text.empty())
         std::cout << (m.warning ? "  warning: " : "  note: ") << m.text << "\n";

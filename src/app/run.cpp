@@ -13,6 +13,7 @@
 #include "sphreverb/core/version.hpp"
 #include "sphreverb/parallel/collective.hpp"
 #include "sphreverb/solver/cost.hpp"
+#include "sphreverb/solver/hybrid_cost.hpp"
 
 namespace sphreverb {
 
@@ -30,8 +31,10 @@ int run_command(const Command& cmd, MPI_Comm comm) {
     on_root<SignalError>(comm, [&] {
       input = app::load_input(scene);
       source_inputs = app::load_source_inputs(scene);
+      app::check_hrtf(scene);
     });
     refuse_if_out_of_memory(scene, Decomposition::of(scene), comm);  // DecompositionError
+    refuse_if_hybrid_out_of_memory(scene, comm);                     // SceneError
     const double baseline = static_cast<double>(resident_bytes());
     Simulation sim(scene, comm);  // DecompositionError: bad input
     sim.set_source_inputs(std::move(source_inputs));
