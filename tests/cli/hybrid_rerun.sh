@@ -87,10 +87,10 @@ PY
 # SIGUSR2 during the geometric part of a run, into a directory holding an earlier run.
 cp -r "$work/h" "$work/s"
 log=$work/s.log
-mpiexec -n 2 "$exe" run "$scene" "${common[@]}" --hybrid.rays 1e9 --hybrid.image_time 0.004 \
+mpiexec -n 2 "$exe" run "$scene" "${common[@]}" --hybrid.rays 1000000000 --hybrid.image_time 0.004 \
   --out "$work/s" >"$log" 2>&1 &
 pid=$!
-for _ in $(seq 600); do grep -q "hybrid: rays: blocks" "$log" && break; sleep 0.2; done
+for _ in $(seq 600); do grep -q "hybrid: rays: blocks" "$log" || ! kill -0 $pid 2>/dev/null && break; sleep 0.2; done
 kill -USR2 $pid
 signalled=$(date +%s)
 ( sleep 60; kill -KILL $pid 2>/dev/null ) & watchdog=$!
@@ -113,9 +113,9 @@ cmp -s "$work/s/left.full.raw.wav" "$work/a1/left.full.raw.wav" &&
 # SIGUSR2 during `sphreverb hybrid`: nothing changes.
 before=$(md5_of "$work/a1" summary.json left.full.raw.wav "${sph[@]}")
 log=$work/stop_hybrid.log
-mpiexec -n 2 "$exe" hybrid "$work/a1" --hybrid.rays 1e9 >"$log" 2>&1 &
+mpiexec -n 2 "$exe" hybrid "$work/a1" --hybrid.rays 1000000000 >"$log" 2>&1 &
 pid=$!
-for _ in $(seq 300); do grep -q "hybrid: rays: blocks" "$log" && break; sleep 0.2; done
+for _ in $(seq 300); do grep -q "hybrid: rays: blocks" "$log" || ! kill -0 $pid 2>/dev/null && break; sleep 0.2; done
 kill -USR2 $pid
 ( sleep 60; kill -KILL $pid 2>/dev/null ) & watchdog=$!
 wait $pid; rc=$?
