@@ -31,7 +31,8 @@ expect() {
   ok "$name: $(grep -m1 -E '\] (error|critical)' "$log" | cut -c12-200)"
 }
 check() { log=$work/$1.log; shift; timeout 120 "$exe" check "$scene" "${common[@]}" "$@" >"$log" 2>&1; rc=$?; }
-run() { log=$work/$1.log; shift; timeout 300 "$exe" run "$scene" "${common[@]}" "$@" >"$log" 2>&1; rc=$?; }
+limit=300
+run() { log=$work/$1.log; shift; timeout $limit "$exe" run "$scene" "${common[@]}" "$@" >"$log" 2>&1; rc=$?; }
 
 # 1. The crossover's range and `auto`.
 check tiny "${short[@]}" --hybrid.crossover 1e-3
@@ -59,7 +60,7 @@ else
   fail "image estimate: '$images' (want ~$expected)" "$log"
 fi
 start=$(date +%s)
-run huge "${box[@]}" --time.duration 10 --hybrid.image_time 10 --out "$work/huge"
+limit=60 run huge "${box[@]}" --time.duration 10 --hybrid.image_time 10 --out "$work/huge"
 expect huge_images 2 "[hybrid] image_time" "MiB per rank"
 (( $(date +%s) - start < 60 )) || fail "huge images: refused after $(( $(date +%s) - start )) s"
 grep -q "stage 1" "$log" && fail "huge images: stage 1 ran before the refusal" "$log"
