@@ -606,8 +606,7 @@ void read_auto(const Reader& r, const std::string& key, double& out) {
   const double zero = std::strtod(t->c_str(), &end);
   if (end != t->c_str() && *end == '\0' && zero == 0.0)
     r.fail("hybrid", key,
-           "0 is not allowed (expected `auto` for the default, or a number in " + row.range.str() +
-               ")");
+           "0 is not allowed: must be in " + row.range.str() + ", or `auto` (the default)");
   out = r.to_real("hybrid", key, *t, row.range);
 }
 
@@ -655,7 +654,7 @@ void read_hybrid(const Reader& r, Scene& s) {
   if (!(h.crossover >= least && h.crossover <= limit)) {
     r.fail("hybrid", "crossover",
            "must be in [" + format_number(least) + ", " + format_number(limit) + "] Hz (at least " +
-               format_number(kCrossoverPeriods) + " periods within the " + format_number(record) +
+               format_number(kCrossoverPeriods) + " period(s) within the " + format_number(record) +
                " s record, so that the crossover filters and the overlap octave's calibration "
                "see the band; at most f_max = " +
                format_number(f_max) + " Hz and 0.2 sample_rate), or `auto`");

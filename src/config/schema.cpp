@@ -481,8 +481,8 @@ std::vector<KeySpec> make_schema() {
                      "[hybrid] only: share of the reflected energy scattered (Lambert)"));
   // [hybrid]
   k.push_back(number("hybrid", "crossover", open_closed(0, 1e5, "Hz"), "auto",
-                     "SPH below, geometric acoustics above; at least 2 / record length (two "
-                     "periods in the record), at most f_max and 0.2 sample_rate. `auto`: 0.7 "
+                     "SPH below, geometric acoustics above; at least 1 / record length (a "
+                     "period in the record), at most f_max and 0.2 sample_rate. `auto`: 0.7 "
                      "f_max; 0.7 min(f_max, c/(20 dx)) where a wall absorbs"));
   k.push_back(integer("hybrid", "rays", closed(0, 1e9), "100000",
                       "Rays traced for the late part; 0 = image sources only"));

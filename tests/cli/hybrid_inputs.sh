@@ -2,7 +2,7 @@
 # [hybrid]'s inputs are checked before the SPH part (1 rank, the default room at 3 cm, 10 ms):
 # - crossover: 1e-3 Hz is refused (exit 2, naming the file, the key and the allowed range); 0 is
 #   refused for crossover and receiver_radius, `auto` is their default's spelling; a run at the
-#   least crossover (2 / record) finishes with its full band;
+#   least crossover (1 / record) finishes with its full band;
 # - image sources: check's estimate for a 0.3 x 0.24 x 0.2 m room and a 0.1 s record is
 #   (4 pi / 3) (c t)^3 / V images within 20 %; image_time = 10 s in a 10 s record is refused in
 #   seconds (exit 2, naming image_time; no stage 1);
@@ -36,15 +36,15 @@ run() { log=$work/$1.log; shift; timeout $limit "$exe" run "$scene" "${common[@]
 
 # 1. The crossover's range and `auto`.
 check tiny "${short[@]}" --hybrid.crossover 1e-3
-expect tiny_crossover 2 "small_room.ini" "[hybrid] crossover" "must be in [200, " "periods within the 0.01 s record"
+expect tiny_crossover 2 "small_room.ini" "[hybrid] crossover" "must be in [100, " "period(s) within the 0.01 s record"
 check zero "${short[@]}" --hybrid.crossover 0
 expect zero_crossover 2 "[hybrid] crossover" "0 is not allowed" "auto"
 check zero_radius "${short[@]}" --hybrid.receiver_radius 0
 expect zero_radius 2 "[hybrid] receiver_radius" "0 is not allowed"
 check auto "${short[@]}" --hybrid.crossover auto --hybrid.receiver_radius auto
 expect auto 0 "crossover"
-run least "${short[@]}" --hybrid.crossover 200 --out "$work/least"
-expect least_crossover 0 "hybrid: synthesis and crossover at 200 Hz"
+run least "${short[@]}" --hybrid.crossover 100 --out "$work/least"
+expect least_crossover 0 "hybrid: synthesis and crossover at 100 Hz"
 [[ -s $work/least/left.full.raw.wav ]] || fail "least crossover: no left.full.raw.wav"
 
 # 2. The image sources' estimate and the memory refusal.

@@ -341,7 +341,7 @@ inline constexpr double kDefaultCrossover = 0.7;
 // The least crossover: kCrossoverPeriods of its period within the record (the crossover filters'
 // and the overlap octave's calibration need the band inside the record; far below, the join's
 // filters and delays are sized by 1 / crossover, not by the record).
-inline constexpr double kCrossoverPeriods = 2.0;
+inline constexpr double kCrossoverPeriods = 1.0;
 inline double crossover_floor(double record_seconds) { return kCrossoverPeriods / record_seconds; }
 // The default phased limit over the crossover (docs/theory/geometric.md, Phased image sources).
 inline constexpr double kPhasedLimitOverCrossover = 8.0;
