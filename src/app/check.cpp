@@ -16,6 +16,7 @@
 #include "sphreverb/core/log.hpp"
 #include "sphreverb/solver/cost.hpp"
 #include "sphreverb/solver/decomposition_estimate.hpp"
+#include "sphreverb/solver/hybrid_cost.hpp"
 #include "sphreverb/solver/rate_probe.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
@@ -74,7 +75,8 @@ int check_command(const Command& cmd, MPI_Comm comm) {
       const MeasuredRate rate = measure_particle_steps_per_second(scene);
       const CostEstimate cost = estimate_cost(scene, dec, ranks, rate.particle_steps_per_second);
       std::cout << app::describe(scene, dec, ranks) << app::surfaces_report(scene)
-                << rate_line(rate, cost) << cost_report(scene, cost);
+                << rate_line(rate, cost) << cost_report(scene, cost)
+                << hybrid_cost_report(estimate_hybrid_cost(scene, ranks));
     }
     if (rank == 0)
       if (const ObliqueMessage m = oblique_wall_message(scene); !m.text.empty())

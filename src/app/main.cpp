@@ -20,6 +20,8 @@ const char* const kUsage =
     "usage: sphreverb run SCENE.ini [--out DIR] [--SECTION.KEY VALUE ...]\n"
     "       sphreverb check SCENE.ini [--ranks N] [--SECTION.KEY VALUE ...]\n"
     "       sphreverb restart CHECKPOINT.h5 [--out DIR] [--time.duration S]\n"
+    "       sphreverb hybrid RUN_DIR [--hybrid.KEY VALUE ...]   (the full band of a finished\n"
+    "                run again from its SPH records, with other [hybrid] keys)\n"
     "       sphreverb keys   (the scene reference, Markdown: docs/scene-reference.md)\n"
     "       sphreverb --help | --version\n"
     "Any scene key can be overridden by its dotted name, e.g. --fluid.spacing 0.01.\n";
@@ -66,8 +68,8 @@ sphreverb::Command parse(int argc, char** argv, bool& help, bool& version) {
   named.add_options()("help,h", "show this help")("version", "print versions")(
       "out,o", po::value<std::string>(), "output directory (default: [output] dir)")(
       "ranks", po::value<int>(), "check: rank count to evaluate")(
-      "command", po::value<std::string>(), "run | check | restart")("scene",
-                                                                    po::value<std::string>(), "");
+      "command", po::value<std::string>(), "run | check | restart | hybrid")(
+      "scene", po::value<std::string>(), "");
   po::positional_options_description pos;
   pos.add("command", 1).add("scene", 1);
   po::variables_map vm;
@@ -80,7 +82,8 @@ sphreverb::Command parse(int argc, char** argv, bool& help, bool& version) {
     return cmd;
   }
   if (!vm.count("command") || !vm.count("scene"))
-    throw std::invalid_argument("a command and a scene (restart: checkpoint) file are required");
+    throw std::invalid_argument(
+        "a command and a scene (restart: checkpoint; hybrid: run directory) are required");
   cmd.name = vm["command"].as<std::string>();
   cmd.scene = vm["scene"].as<std::string>();
   if (vm.count("out")) cmd.out = vm["out"].as<std::string>();
@@ -90,8 +93,10 @@ sphreverb::Command parse(int argc, char** argv, bool& help, bool& version) {
       throw std::invalid_argument("--ranks " + std::to_string(cmd.ranks) + ": must be in [1, " +
                                   std::to_string(kMaxRanks) + "]");
   }
-  if (cmd.name != "run" && cmd.name != "check" && cmd.name != "restart")
+  if (cmd.name != "run" && cmd.name != "check" && cmd.name != "restart" && cmd.name != "hybrid")
     throw std::invalid_argument("unknown command '" + cmd.name + "'");
+  if (cmd.name == "hybrid" && !cmd.out.empty())
+    throw std::invalid_argument("hybrid writes into the run directory it reads: no --out");
   return cmd;
 }
 
@@ -124,6 +129,7 @@ int main(int argc, char** argv) {
   } else {
     code = cmd.name == "run"       ? sphreverb::run_command(cmd, MPI_COMM_WORLD)
            : cmd.name == "restart" ? sphreverb::restart_command(cmd, MPI_COMM_WORLD)
+           : cmd.name == "hybrid"  ? sphreverb::hybrid_command(cmd, MPI_COMM_WORLD)
                                    : sphreverb::check_command(cmd, MPI_COMM_WORLD);
   }
   MPI_Finalize();

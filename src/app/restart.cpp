@@ -14,6 +14,7 @@
 #include "sphreverb/core/version.hpp"
 #include "sphreverb/io/checkpoint.hpp"
 #include "sphreverb/parallel/collective.hpp"
+#include "sphreverb/solver/hybrid_cost.hpp"
 
 namespace sphreverb {
 
@@ -67,6 +68,7 @@ int restart_command(const Command& cmd, MPI_Comm comm) {
     const double baseline = static_cast<double>(resident_bytes());
     Simulation sim(scene, comm);  // DecompositionError: bad input
     check_compatible(ckpt, scene, sim.global_particles());
+    refuse_if_hybrid_out_of_memory(scene, comm);  // this node's memory: SceneError
 
     const io::RunDir dir(output_dir(cmd, scene));
     const io::RunDirLock lock = app::take_output_dir(
@@ -87,7 +89,10 @@ int restart_command(const Command& cmd, MPI_Comm comm) {
     code = kExitRunFailed;
     Signal input = std::move(ckpt.input);
     std::vector<Signal> source_inputs;  // read again (the checkpoint holds their progress)
-    on_root<SignalError>(comm, [&] { source_inputs = app::load_source_inputs(scene); });
+    on_root<SignalError>(comm, [&] {
+      source_inputs = app::load_source_inputs(scene);
+      app::check_hrtf(scene);
+    });
     sim.set_source_inputs(std::move(source_inputs));
     sim.import_state(std::move(ckpt.state));
     return app::continue_run(scene, dir, sim, input, comm, start, baseline);

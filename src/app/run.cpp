@@ -14,6 +14,7 @@
 #include "sphreverb/parallel/collective.hpp"
 #include "sphreverb/solver/cost.hpp"
 #include "sphreverb/solver/decomposition_estimate.hpp"
+#include "sphreverb/solver/hybrid_cost.hpp"
 
 namespace sphreverb {
 
@@ -31,10 +32,12 @@ int run_command(const Command& cmd, MPI_Comm comm) {
     on_root<SignalError>(comm, [&] {
       input = app::load_input(scene);
       source_inputs = app::load_source_inputs(scene);
+      app::check_hrtf(scene);
     });
     // The memory needed, from the particle count estimated as `check` does (sampled beyond 1e6
     // lattice sites, so a scene far too large is refused in seconds); DecompositionError.
     refuse_if_out_of_memory(scene, estimate_decomposition(scene), comm);
+    refuse_if_hybrid_out_of_memory(scene, comm);  // SceneError
     const double baseline = static_cast<double>(resident_bytes());
     Simulation sim(scene, comm);  // DecompositionError: bad input
     sim.set_source_inputs(std::move(source_inputs));

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <string>
 
 #include "sphreverb/audio/resample.hpp"
 #include "sphreverb/audio/signal.hpp"
@@ -44,6 +45,41 @@ std::vector<double> prepare(const std::vector<float>& ir, double delay, double r
 
 }  // namespace
 
+namespace {
+
+// What makes a loaded SOFA file unusable as an HRIR set, in words ("" if nothing): its sample rate
+// (finite, in [kLeastHrirRate, kMostHrirRate] Hz), its dimensions (two receivers, M measurements
+// of N taps, DataIR holding M R N values), NaN or infinite taps, or no tap other than zero.
+constexpr double kLeastHrirRate = 1000.0, kMostHrirRate = 1e6;
+std::string hrir_defect(const MYSOFA_HRTF& h) {
+  const double fs = h.DataSamplingRate.values[0];
+  if (!std::isfinite(fs) || fs < kLeastHrirRate || fs > kMostHrirRate)
+    return "Data.SamplingRate " + std::to_string(fs) + " Hz is not in [1000, 1e6] Hz";
+  if (h.R != 2) return std::to_string(h.R) + " receivers (ears), not 2";
+  if (h.M == 0 || h.N == 0)
+    return "no impulse responses (M = " + std::to_string(h.M) +
+           " measurements of N = " + std::to_string(h.N) + " taps)";
+  const std::size_t expected = std::size_t{h.M} * h.R * h.N;
+  if (h.DataIR.values == nullptr || h.DataIR.elements != expected)
+    return "Data.IR holds " + std::to_string(h.DataIR.elements) +
+           " values, not M R N = " + std::to_string(expected);
+  std::size_t bad = 0, nonzero = 0;
+  for (std::size_t i = 0; i < expected; ++i) {
+    const float v = h.DataIR.values[i];
+    if (!std::isfinite(v))
+      ++bad;
+    else if (v != 0.0f)
+      ++nonzero;
+  }
+  if (bad > 0)
+    return "Data.IR holds " + std::to_string(bad) + " NaN or infinite values of " +
+           std::to_string(expected);
+  if (nonzero == 0) return "Data.IR is all zero (silent HRIRs)";
+  return "";
+}
+
+}  // namespace
+
 HrtfSet::HrtfSet(const std::string& path, double rate) : rate_(rate), path_(path) {
   if (!std::isfinite(rate) || rate <= 0.0)
     throw SignalError(path + ": rendering rate " + std::to_string(rate) + " Hz is not > 0");
@@ -54,8 +90,10 @@ HrtfSet::HrtfSet(const std::string& path, double rate) : rate_(rate), path_(path
     throw SignalError(path + ": not a SOFA HRTF file libmysofa can read (error " +
                       std::to_string(err) + ")");
   }
+  const std::string bad = hrir_defect(*raw);
   file_rate_ = raw->DataSamplingRate.values[0];
   mysofa_free(raw);
+  if (!bad.empty()) throw SignalError(path + ": " + bad + " (a SOFA HRIR set is needed)");
   // Opened at the file's own rate: the resampling is ours (audio/resample.hpp).
   easy_ = mysofa_open(path.c_str(), static_cast<float>(file_rate_), &length_, &err);
   if (easy_ == nullptr || err != MYSOFA_OK || length_ <= 0)

@@ -122,6 +122,34 @@ std::string write_frames(SndfileHandle& file, const std::vector<std::vector<doub
 
 }  // namespace
 
+std::vector<std::vector<double>> read_wav_channels(const std::string& path, double& rate) {
+  const std::string where = prefix(path, {});
+  require_plain_file(path, where);
+  SndfileHandle file(path);
+  if (file.rawHandle() == nullptr)
+    throw SignalError(where + "not a sound file libsndfile can read (" + file.strError() + ")");
+  if (file.channels() < 1 || file.samplerate() < 1)
+    throw SignalError(where + "malformed header (" + std::to_string(file.channels()) +
+                      " channels at " + std::to_string(file.samplerate()) + " Hz)");
+  const auto channels = static_cast<std::size_t>(file.channels());
+  std::vector<double> block(static_cast<std::size_t>(kReadBlockFrames) * channels);
+  std::vector<std::vector<double>> out(channels);
+  rate = static_cast<double>(file.samplerate());
+  for (sf_count_t done = 0;;) {
+    const sf_count_t got = file.readf(block.data(), kReadBlockFrames);
+    if (got <= 0) break;
+    require_finite(block, got, channels, done, where);
+    for (sf_count_t f = 0; f < got; ++f)
+      for (std::size_t c = 0; c < channels; ++c)
+        out[c].push_back(block[static_cast<std::size_t>(f) * channels + c]);
+    done += got;
+  }
+  if (const int err = file.error(); err != SF_ERR_NO_ERROR)
+    throw SignalError(where + "read error (" + sf_error_number(err) + ")");
+  if (out[0].empty()) throw SignalError(where + "contains no audio frames");
+  return out;
+}
+
 Signal read_wav(const std::string& path, const std::string& key) {
   const std::string where = prefix(path, key);
   require_plain_file(path, where);

@@ -592,19 +592,37 @@ bool has_absorbing_walls(const Scene& s) {
   return false;
 }
 
+// A [hybrid] key whose default is `auto` (kept as 0 in HybridSpec): `auto` leaves `out` at 0; a
+// number must lie in the row's range, and 0 is refused (it is no crossover or radius: `auto` is
+// the spelling of the default).
+void read_auto(const Reader& r, const std::string& key, double& out) {
+  const auto t = r.text("hybrid", key);
+  if (!t || *t == "auto") {
+    out = 0.0;
+    return;
+  }
+  const KeySpec& row = r.spec("hybrid", key);
+  char* end = nullptr;
+  const double zero = std::strtod(t->c_str(), &end);
+  if (end != t->c_str() && *end == '\0' && zero == 0.0)
+    r.fail("hybrid", key,
+           "0 is not allowed: must be in " + row.range.str() + ", or `auto` (the default)");
+  out = r.to_real("hybrid", key, *t, row.range);
+}
+
 // [hybrid], after derive(): the crossover needs f_max.
 void read_hybrid(const Reader& r, Scene& s) {
   HybridSpec& h = s.hybrid;
   h.present = r.section("hybrid") != nullptr;
   if (!h.present) return;
-  r.get("hybrid", "crossover", h.crossover);
+  read_auto(r, "crossover", h.crossover);
   r.get("hybrid", "rays", h.rays);
   r.get("hybrid", "image_time", h.image_time);
   r.get("hybrid", "image_order", h.image_order);
   r.get("hybrid", "phased_images", h.phased_images);
   r.get("hybrid", "phased_limit", h.phased_limit);
   r.get("hybrid", "scattering", h.scattering);
-  r.get("hybrid", "receiver_radius", h.receiver_radius);
+  read_auto(r, "receiver_radius", h.receiver_radius);
   r.get("hybrid", "seed", h.seed);
   r.get("hybrid", "air_absorption", h.air_absorption);
   r.get("hybrid", "temperature", h.temperature);
@@ -631,10 +649,15 @@ void read_hybrid(const Reader& r, Scene& s) {
     h.crossover_basis = "given";
   }
   if (h.phased_limit < 0.0) h.phased_limit = kPhasedLimitOverCrossover * h.crossover;
-  if (!(h.crossover > 0.0 && h.crossover <= limit)) {
+  const double record = static_cast<double>(s.derived.samples) / s.time.sample_rate;
+  const double least = crossover_floor(record);
+  if (!(h.crossover >= least && h.crossover <= limit)) {
     r.fail("hybrid", "crossover",
-           "must be in (0, " + format_number(limit) + "] Hz (f_max = " + format_number(f_max) +
-               " Hz, and at most 0.2 sample_rate)");
+           "must be in [" + format_number(least) + ", " + format_number(limit) + "] Hz (at least " +
+               format_number(kCrossoverPeriods) + " period(s) within the " + format_number(record) +
+               " s record, so that the crossover filters and the overlap octave's calibration "
+               "see the band; at most f_max = " +
+               format_number(f_max) + " Hz and 0.2 sample_rate), or `auto`");
   }
   if (!s.room.present && s.boundaries.empty() && s.geometries.empty()) {
     r.fail_section("hybrid",

@@ -480,9 +480,10 @@ std::vector<KeySpec> make_schema() {
   k.push_back(number(mat, "scattering", closed(0, 1), "0.1",
                      "[hybrid] only: share of the reflected energy scattered (Lambert)"));
   // [hybrid]
-  k.push_back(note(number("hybrid", "crossover", closed_open(0, 1e5, "Hz"), "",
-                          "SPH below, geometric acoustics above; at most f_max"),
-                   "0.7 f_max; 0.7 min(f_max, c/(20 dx)) where a wall absorbs"));
+  k.push_back(number("hybrid", "crossover", open_closed(0, 1e5, "Hz"), "auto",
+                     "SPH below, geometric acoustics above; at least 1 / record length (a "
+                     "period in the record), at most f_max and 0.2 sample_rate. `auto`: 0.7 "
+                     "f_max; 0.7 min(f_max, c/(20 dx)) where a wall absorbs"));
   k.push_back(integer("hybrid", "rays", closed(0, 1e9), "100000",
                       "Rays traced for the late part; 0 = image sources only"));
   k.push_back(number("hybrid", "image_time", closed(0, 10, "s"), "0.1",
@@ -504,9 +505,9 @@ std::vector<KeySpec> make_schema() {
                      "Least scattering coefficient of every surface for the rays (max with the "
                      "material's; phased images, the default in a box, ignore it); 0 keeps the "
                      "materials' own (docs/theory/geometric.md, Scattering)"));
-  k.push_back(note(number("hybrid", "receiver_radius", closed(0, 10, "m"), "",
-                          "Radius of the ray tracer's receiver spheres"),
-                   "3 (V / rays)^(1/3), at most 0.5 m"));
+  k.push_back(number("hybrid", "receiver_radius", open_closed(0, 10, "m"), "auto",
+                     "Radius of the ray tracer's receiver spheres. `auto`: 3 (V / rays)^(1/3), at "
+                     "most 0.5 m"));
   k.push_back(integer("hybrid", "seed", closed(0, 9007199254740992.0), "1",
                       "Seed of the rays' directions and of the tail's noise"));
   k.push_back(

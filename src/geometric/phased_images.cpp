@@ -161,19 +161,18 @@ double phased_weight(double f, double limit) {
 std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSource>& images,
                                                        const BoxImageParams& box, double rate,
                                                        std::size_t samples, bool bformat,
-                                                       double limit) {
+                                                       double limit,
+                                                       const std::function<void(double)>& poll) {
   std::vector<FaceFactors> faces(6);
   for (int f = 0; f < 6; ++f) faces[f] = {box.reflection[f], box.impedance[f]};
   return phased_image_response(images, faces, box.air, box.sound_speed, rate, samples, bformat,
-                               limit);
+                               limit, poll);
 }
 
-std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSource>& images,
-                                                       const std::vector<FaceFactors>& faces,
-                                                       const BandValues& air_rate,
-                                                       double sound_speed, double rate,
-                                                       std::size_t samples, bool bformat,
-                                                       double limit) {
+std::vector<std::vector<double>> phased_image_response(
+    const std::vector<ImageSource>& images, const std::vector<FaceFactors>& faces,
+    const BandValues& air_rate, double sound_speed, double rate, std::size_t samples, bool bformat,
+    double limit, const std::function<void(double)>& poll) {
   const std::size_t channels = bformat ? 4 : 1;
   std::vector<std::vector<double>> out(channels, std::vector<double>(samples, 0.0));
   if (samples == 0 || images.empty()) return out;
@@ -230,8 +229,11 @@ std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSo
   std::vector<cplx> a(points);
   std::vector<double> a_re(points), a_im(points);
   std::array<double, kBlock> base_re{}, base_im{}, s_re{}, s_im{};
-  for (const ImageSource* kept : strong_images(images, faces, air_rate, c, f0, top)) {
-    const ImageSource& im = *kept;
+  const std::vector<const ImageSource*> kept = strong_images(images, faces, air_rate, c, f0, top);
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (poll && i % kPollImages == 0)
+      poll(static_cast<double>(i) / static_cast<double>(kept.size()));
+    const ImageSource& im = *kept[i];
     const double d = std::max(im.distance, 1e-9);
     const double cos_axis[3] = {std::abs(im.direction.x), std::abs(im.direction.y),
                                 std::abs(im.direction.z)};

@@ -18,9 +18,13 @@ namespace {
 
 // The response of source k alone at receiver r (unweighted), as geometric_response describes.
 // `poly` is the plan's polyhedral image enumerator (null without polyhedral images).
+// `poll` takes this source's share done.
 GeometricResponse source_response(const HybridPlan& plan, const PolyhedralImages* poly,
                                   const EnergyHistogram& rays, std::size_t k, std::size_t r,
-                                  bool bformat, std::size_t realisations) {
+                                  bool bformat, std::size_t realisations, const GeoPoll& poll) {
+  const auto at = [&](double done) {
+    if (poll) poll(done);
+  };
   GeometricResponse out;
   const std::size_t receivers = plan.rays.receivers.size();
   const std::size_t slot = k * receivers + r;
@@ -31,6 +35,7 @@ GeometricResponse source_response(const HybridPlan& plan, const PolyhedralImages
   if (plan.box_images) images = box_image_sources(plan.images.at(slot));
   if (poly != nullptr) images = poly->images(plan.poly.at(slot));
   out.images = images.size();
+  at(0.1);
   std::vector<std::vector<double>> energy;
   std::vector<std::vector<BinMoments>> moments;
   if (rays.receivers > slot)
@@ -44,12 +49,15 @@ GeometricResponse source_response(const HybridPlan& plan, const PolyhedralImages
   const std::vector<ImageSource> none;
   const std::vector<ImageSource>& taps = plan.phased_images ? none : images;
   if (plan.phased_images) {
+    // The phased sum: 0.1 to 0.9 of the source's work.
+    const GeoPoll sum_poll = [&](double done) { at(0.1 + 0.8 * done); };
     phased = plan.poly_images
                  ? phased_image_response(images, plan.poly.at(slot).factors, plan.poly[slot].air,
                                          plan.poly[slot].sound_speed, p.rate, p.samples, bformat,
-                                         plan.phased_limit)
+                                         plan.phased_limit, sum_poll)
                  : phased_image_response(images, plan.images.at(slot), p.rate, p.samples, bformat,
-                                         plan.phased_limit);
+                                         plan.phased_limit, sum_poll);
+    at(0.9);
     for (auto& c : phased) c = drive_highpass(c, p.rate, p.source_highpass);
     if (plan.phased_limit > 0.0) {
       auto above = bformat ? synthesize_bformat(images, {}, {}, p)
@@ -79,7 +87,8 @@ GeometricResponse source_response(const HybridPlan& plan, const PolyhedralImages
 }  // namespace
 
 GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogram& rays,
-                                     std::size_t r, bool bformat, std::size_t realisations) {
+                                     std::size_t r, bool bformat, std::size_t realisations,
+                                     const GeoPoll& poll) {
   if (plan.sources.empty()) {  // silent: zeros of the response's shape
     GeometricResponse out;
     out.channels.assign(bformat ? 4 : 1, std::vector<double>(plan.synthesis.samples, 0.0));
@@ -90,10 +99,16 @@ GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogr
   // One enumerator (its triangle tree) for every source.
   std::unique_ptr<const PolyhedralImages> poly;
   if (plan.poly_images) poly = std::make_unique<const PolyhedralImages>(plan.surfaces, plan.faces);
-  GeometricResponse out = source_response(plan, poly.get(), rays, 0, r, bformat, realisations);
+  const double sources = static_cast<double>(plan.sources.size());
+  const auto of_source = [&](std::size_t k) -> GeoPoll {
+    if (!poll) return {};
+    return [&poll, k, sources](double done) { poll((static_cast<double>(k) + done) / sources); };
+  };
+  GeometricResponse out =
+      source_response(plan, poly.get(), rays, 0, r, bformat, realisations, of_source(0));
   for (std::size_t k = 1; k < plan.sources.size(); ++k) {
     const GeometricResponse one =
-        source_response(plan, poly.get(), rays, k, r, bformat, realisations);
+        source_response(plan, poly.get(), rays, k, r, bformat, realisations, of_source(k));
     const double w = plan.sources[k].weight;
     const auto add = [w](std::vector<double>& sum, const std::vector<double>& x) {
       for (std::size_t i = 0; i < sum.size() && i < x.size(); ++i) sum[i] += w * x[i];

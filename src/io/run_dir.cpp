@@ -112,27 +112,35 @@ void RunDir::ensure_writable() const {
   ::unlink(probe.c_str());
 }
 
-void RunDir::clear_outputs(const Scene& scene, bool fresh) const {
-  std::error_code ec;
+std::vector<std::string> RunDir::output_files(const Scene& scene) const {
+  std::vector<std::string> out;
   for (const ReceiverSpec& r : scene.receivers)
     for (const std::string& name : {r.name, r.group})
       if (!name.empty())
         for (const std::string& f :
-             {wav_name(name), raw_wav_name(name), name + ".full.wav", name + ".full.raw.wav"}) {
-          fs::remove(file(f), ec);
-          fs::remove(partial_of(file(f)), ec);
-        }
+             {wav_name(name), raw_wav_name(name), name + ".full.wav", name + ".full.raw.wav"})
+          out.push_back(file(f));
   for (const ReceiverSpec& r : scene.receivers)
     for (const std::string& f :
          {amb_wav_name(r.name), amb_raw_wav_name(r.name), binaural_wav_name(r.name),
-          r.name + ".amb.full.wav", r.name + ".amb.full.raw.wav", r.name + ".binaural.full.wav"}) {
-      fs::remove(file(f), ec);
-      fs::remove(partial_of(file(f)), ec);
-    }
-  for (const std::string& f : {energy_csv(), summary()}) {
-    fs::remove(f, ec);
-    fs::remove(partial_of(f), ec);
-  }
+          r.name + ".amb.full.wav", r.name + ".amb.full.raw.wav", r.name + ".binaural.full.wav"})
+      out.push_back(file(f));
+  out.push_back(energy_csv());
+  out.push_back(summary());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+void RunDir::remove_stale_outputs(const Scene& scene, const std::vector<std::string>& kept) const {
+  std::error_code ec;
+  for (const std::string& f : output_files(scene))
+    if (std::find(kept.begin(), kept.end(), f) == kept.end()) fs::remove(f, ec);
+}
+
+void RunDir::clear_outputs(const Scene& scene, bool fresh) const {
+  std::error_code ec;
+  for (const std::string& f : output_files(scene)) fs::remove(partial_of(f), ec);
   const std::string partial_ckpt = std::string(".") + kCheckpointPrefix;
   const std::string partial_snap = std::string(".") + kSnapshotPrefix;
   const std::string partial_unstable = std::string(".") + kUnstablePrefix;
@@ -215,6 +223,12 @@ void StagedFiles::write_text(const std::string& final_path, const std::string& t
   f << text;
   f.flush();
   if (!f) throw std::runtime_error(final_path + ": cannot write " + tmp);
+}
+
+std::vector<std::string> StagedFiles::final_paths() const {
+  std::vector<std::string> out;
+  for (const auto& [tmp, final_path] : files_) out.push_back(final_path);
+  return out;
 }
 
 void StagedFiles::commit_all() {

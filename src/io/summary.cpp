@@ -260,6 +260,16 @@ std::string summary_json(const Scene& s, const RunFacts& f) {
   return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
+std::string summary_with_hybrid(const std::string& summary, const Scene& s, const HybridFacts& h) {
+  Json j = Json::parse(summary, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("receivers"))
+    throw std::runtime_error("not a summary.json of a run");
+  j["hybrid"] = hybrid(h);
+  j["scene_overrides"] = Json::object();
+  for (const auto& [k, v] : s.overrides) j["scene_overrides"][k] = v;
+  return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
 void write_summary(const std::string& path, const Scene& s, const RunFacts& f) {
   write_file_atomically(path, summary_json(s, f));
 }

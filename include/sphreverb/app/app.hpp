@@ -3,9 +3,10 @@
 //   sphreverb run SCENE.ini [--out DIR] [--SECTION.KEY VALUE ...]
 //   sphreverb check SCENE.ini [--ranks N] [--SECTION.KEY VALUE ...]
 //   sphreverb restart CHECKPOINT.h5 [--out DIR] [--time.duration S]
+//   sphreverb hybrid RUN_DIR [--hybrid.KEY VALUE ...]
 //
 // Exit codes: exit_codes.hpp. Each command is one file (src/app/run.cpp, check.cpp,
-// restart.cpp); what run and restart share is in src/app/detail.
+// restart.cpp, hybrid.cpp); what run and restart share is in src/app/detail.
 #pragma once
 
 #include <mpi.h>
@@ -30,5 +31,9 @@ int run_command(const Command& cmd, MPI_Comm comm);
 int check_command(const Command& cmd, MPI_Comm comm);
 // Continues the run of a checkpoint (any rank count); overrides: time.duration and output.* only.
 int restart_command(const Command& cmd, MPI_Comm comm);
+// The geometric part and the full band of a finished run again (Command::scene: its directory),
+// with [hybrid] overrides; the SPH outputs are read, not written. Exit 2 for a directory that is
+// not a finished run's.
+int hybrid_command(const Command& cmd, MPI_Comm comm);
 
 }  // namespace sphreverb

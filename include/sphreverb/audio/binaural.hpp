@@ -26,7 +26,9 @@ struct HrirPair {
 };
 
 // A SOFA file opened for lookups at `rate` Hz. Throws SignalError naming the file if libmysofa
-// cannot read it or `rate` is not finite and > 0.
+// cannot read it, `rate` is not finite and > 0, or its data is no HRIR set: a sample rate outside
+// [1 kHz, 1 MHz], other than two receivers, no measurement or tap, NaN or infinite taps, or every
+// tap zero.
 class HrtfSet {
  public:
   HrtfSet(const std::string& path, double rate);

@@ -16,6 +16,10 @@ namespace sphreverb {
 // NaN or infinite sample (the message gives the first such frame, 0-based, and its channel).
 Signal read_wav(const std::string& path, const std::string& key = {});
 
+// The channels of a file as written (no mix-down; float files give their values exactly, as
+// doubles), and its rate in `rate`. Throws SignalError as read_wav does.
+std::vector<std::vector<double>> read_wav_channels(const std::string& path, double& rate);
+
 // Writes `channels` (one vector per channel, equal lengths) as a WAV file. `pcm16`: 16-bit PCM,
 // samples clipped to [-1, 1], NaN written as 0; otherwise 32-bit float with the values as given.
 // `rate` must be a whole number of Hz. The file is written to PATH.partial and renamed to PATH

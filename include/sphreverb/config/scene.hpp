@@ -310,7 +310,7 @@ struct Derived {
 // (docs/theory/geometric.md). Absent: nothing of it runs.
 struct HybridSpec {
   bool present = false;
-  double crossover = 0.0;       // Hz, resolved by the parser: 0 = the default (scene.cpp)
+  double crossover = 0.0;       // Hz, resolved by the parser (`auto`, the default: scene.cpp)
   std::string crossover_basis;  // how the parser chose it, for check and the log ("given", ...)
   std::int64_t rays = 100000;   // rays traced, [0, 1e9]; 0 = image sources only
   double image_time = 0.1;      // s, reflections from image sources up to this delay
@@ -327,7 +327,7 @@ struct HybridSpec {
   // Least scattering coefficient of every surface in the geometric part, [0, 1]: a surface
   // scatters max(its material's `scattering`, this) (docs/theory/geometric.md, "Scattering").
   double scattering = 0.7;
-  double receiver_radius = 0.0;  // m, the ray tracer's receiver sphere; 0 = automatic
+  double receiver_radius = 0.0;  // m, the ray tracer's receiver sphere; 0: `auto` (plan.hpp)
   std::int64_t seed = 1;         // of the rays and the noise, [0, 2^53]
   bool air_absorption = true;    // ISO 9613-1 attenuation along every path
   double temperature = 20.0;     // degrees C, [-20, 50]
@@ -339,6 +339,11 @@ inline constexpr double kMaterialFitWarn = 0.05;
 // The default crossover as a fraction of f_max: a half octave below it, where the output's
 // 4th-order Butterworth low-pass at f_max is down by 0.24 dB only.
 inline constexpr double kDefaultCrossover = 0.7;
+// The least crossover: kCrossoverPeriods of its period within the record (the crossover filters'
+// and the overlap octave's calibration need the band inside the record; far below, the join's
+// filters and delays are sized by 1 / crossover, not by the record).
+inline constexpr double kCrossoverPeriods = 1.0;
+inline double crossover_floor(double record_seconds) { return kCrossoverPeriods / record_seconds; }
 // The default phased limit over the crossover (docs/theory/geometric.md, Phased image sources).
 inline constexpr double kPhasedLimitOverCrossover = 8.0;
 

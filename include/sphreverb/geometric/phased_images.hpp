@@ -38,6 +38,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "sphreverb/geometric/image_sources.hpp"
@@ -58,18 +59,20 @@ double phased_weight(double f, double limit);
 // The phased response of `images` (box_image_sources(box)) at `rate` Hz, `samples` long: one
 // channel (W) or, with bformat, four (W, Y, Z, X), its spectrum times phased_weight(f, limit)
 // (zero phase). Deterministic (no noise).
-std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSource>& images,
-                                                       const BoxImageParams& box, double rate,
-                                                       std::size_t samples, bool bformat = false,
-                                                       double limit = 0.0);
+// `poll` (optional) is called with the share of the images summed every kPollImages images; it
+// may throw to abandon the sum.
+inline constexpr std::size_t kPollImages = 4096;
+std::vector<std::vector<double>> phased_image_response(
+    const std::vector<ImageSource>& images, const BoxImageParams& box, double rate,
+    std::size_t samples, bool bformat = false, double limit = 0.0,
+    const std::function<void(double)>& poll = {});
 
 // The same for images whose reflections index `faces` (a box image's hits: faces 0 .. 5 in the
 // box's order), with the air's energy decay rate `air` (1/m, per band) and the sound speed (m/s).
-std::vector<std::vector<double>> phased_image_response(const std::vector<ImageSource>& images,
-                                                       const std::vector<FaceFactors>& faces,
-                                                       const BandValues& air, double sound_speed,
-                                                       double rate, std::size_t samples,
-                                                       bool bformat = false, double limit = 0.0);
+std::vector<std::vector<double>> phased_image_response(
+    const std::vector<ImageSource>& images, const std::vector<FaceFactors>& faces,
+    const BandValues& air, double sound_speed, double rate, std::size_t samples,
+    bool bformat = false, double limit = 0.0, const std::function<void(double)>& poll = {});
 
 // x through 1 - phased_weight(f, limit), zero phase (FFT over twice x's length): the part of the
 // spectrum the phased sum leaves to the taps, so that phased + complement(taps) joins them flat.

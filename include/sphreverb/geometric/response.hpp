@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "sphreverb/geometric/plan.hpp"
@@ -21,9 +22,15 @@ struct GeometricResponse {
   std::size_t images = 0;  // image sources of the receiver, all sources (0 without a box)
 };
 
+// Called now and then with the share of the receiver's work done, in [0, 1]; it may throw to
+// abandon the response (the caller's stop signals). Empty: none.
+using GeoPoll = std::function<void(double)>;
+
 // Receiver r of `plan`, with the histograms of `rays`: source k's in slot k R + r (R receivers;
-// none when rays.receivers <= that slot). No source: zeros.
+// none when rays.receivers <= that slot). No source: zeros. `poll` (optional) is called between
+// the sources' stages and every few thousand images of a phased sum.
 GeometricResponse geometric_response(const HybridPlan& plan, const EnergyHistogram& rays,
-                                     std::size_t r, bool bformat, std::size_t realisations);
+                                     std::size_t r, bool bformat, std::size_t realisations,
+                                     const GeoPoll& poll = {});
 
 }  // namespace sphreverb

@@ -72,10 +72,17 @@ class RunDir {
   // Creates DIR (and parents) and checks that a file can be created in it. Throws
   // std::runtime_error naming DIR otherwise.
   void ensure_writable() const;
-  // Every output of `scene` that a run writes into DIR (WAVs, summary, energy); `fresh` (a new
+  // Every output file of `scene` that a run or `sphreverb hybrid` writes into DIR (full paths,
+  // sorted): the SPH and full-band WAVs, summary.json, energy.csv.
+  std::vector<std::string> output_files(const Scene& scene) const;
+  // At the start of a run: the partial files of a killed write of the outputs; `fresh` (a new
   // run, not a restart) adds the checkpoints (with the unstable-step ones) and snapshots of an
-  // earlier run. Partial files of a killed write go too.
+  // earlier run. An earlier run's committed outputs stay until this run's replace them
+  // (remove_stale_outputs), so a run that fails or stops keeps them.
   void clear_outputs(const Scene& scene, bool fresh) const;
+  // Removes the output_files(scene) not in `kept` (full paths): after a run's outputs are
+  // committed, an earlier run's that belong to other records (its full band, say).
+  void remove_stale_outputs(const Scene& scene, const std::vector<std::string>& kept) const;
   // Removes all but the newest `keep` complete checkpoints (with their sidecars).
   void rotate_checkpoints(int keep) const;
   // Complete checkpoints, oldest first (full paths).
@@ -102,6 +109,8 @@ class StagedFiles {
   ~StagedFiles();
   std::string stage(const std::string& final_path);
   void write_text(const std::string& final_path, const std::string& text);
+  // The final paths staged so far, in order.
+  std::vector<std::string> final_paths() const;
   void commit_all();
 
  private:

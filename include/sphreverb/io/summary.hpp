@@ -46,5 +46,10 @@ struct RunFacts {
 std::string summary_json(const Scene& scene, const RunFacts& facts);
 // Writes it to `path` atomically (run_dir.hpp).
 void write_summary(const std::string& path, const Scene& scene, const RunFacts& facts);
+// `summary` (a summary_json text of the SPH part) with its "hybrid" block set to `hybrid` and its
+// "scene_overrides" to the scene's (which may add [hybrid] keys: `sphreverb hybrid DIR`). Throws
+// std::runtime_error if `summary` is not such a JSON object.
+std::string summary_with_hybrid(const std::string& summary, const Scene& scene,
+                                const HybridFacts& hybrid);
 
 }  // namespace sphreverb::io

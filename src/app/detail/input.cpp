@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "sphreverb/audio/binaural.hpp"
 #include "sphreverb/audio/resample.hpp"
 #include "sphreverb/audio/test_signals.hpp"
 #include "sphreverb/audio/wav.hpp"
 #include "sphreverb/core/log.hpp"
+#include "sphreverb/io/output.hpp"
 
 namespace sphreverb::app {
 
@@ -30,6 +32,14 @@ std::vector<Signal> load_source_inputs(const Scene& s) {
   for (const SourceSpec& src : s.sources)
     out.push_back(load_signal(s, src.input, "[emitter." + src.name + "] input"));
   return out;
+}
+
+void check_hrtf(const Scene& s) {
+  for (const ReceiverSpec& r : s.receivers)
+    if (r.type == ReceiverType::Ambisonic && r.binaural) {
+      const HrtfSet hrtf(hrtf_path(s), s.time.sample_rate);
+      return;
+    }
 }
 
 }  // namespace sphreverb::app

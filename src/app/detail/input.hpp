@@ -14,5 +14,9 @@ Signal load_input(const Scene& scene);
 // The input of each [emitter.NAME] source, in scene order, the same way (a restart reads them
 // again: the checkpoint stores each source's progress, not its input).
 std::vector<Signal> load_source_inputs(const Scene& scene);
+// The SOFA file of the binaural receivers, opened and checked (audio/binaural.hpp: readable, its
+// rate, dimensions and taps) when a receiver is binaural, before any run writes: throws
+// SignalError naming the file (exit 2).
+void check_hrtf(const Scene& scene);
 
 }  // namespace sphreverb::app

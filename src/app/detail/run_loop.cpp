@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "app/detail/checkpointer.hpp"
-#include "app/detail/hybrid_rays.hpp"
+#include "app/detail/full_band.hpp"
 #include "app/detail/report.hpp"
 #include "parallel/detail/mpi.hpp"
 #include "sphreverb/app/exit_codes.hpp"
@@ -15,12 +15,10 @@
 #include "sphreverb/core/log.hpp"
 #include "sphreverb/core/timing.hpp"
 #include "sphreverb/io/checkpoint.hpp"
-#include "sphreverb/io/hybrid_output.hpp"
 #include "sphreverb/io/output.hpp"
 #include "sphreverb/io/summary.hpp"
 #include "sphreverb/io/surface_file.hpp"
 #include "sphreverb/parallel/collective.hpp"
-#include "sphreverb/solver/hybrid_assembly.hpp"
 #include "sphreverb/solver/surfaces.hpp"
 
 namespace sphreverb::app {
@@ -105,83 +103,26 @@ std::string unstable_state_note(Checkpointer& ckpt) {
   }
 }
 
-// The geometric part of [hybrid]: the plan and the summed ray histogram (rank 0).
-struct HybridRun {
-  HybridPlan plan;
-  EnergyHistogram rays;
-  std::vector<GeometricResponse> responses;  // per receiver, scene order (rank 0)
-  double response_seconds = 0.0;             // wall time of the responses on rank 0
-};
-
-// Rank 0: V19's criteria on the run's own join (geometric/join_check.hpp), logged; a failure is a
-// warning (summary.json and the report carry it too).
-void judge_full_band(const Scene& scene, HybridFacts& h) {
-  std::vector<ReceiverJoin> joins;
-  for (const HybridReceiverOutput& o : h.receivers)
-    joins.push_back({o.early_db, o.late_db, o.decay});
-  if (joins.empty()) return;
-  double t_sph = 0.0, measured = 0.0;
-  for (const ReceiverJoin& j : joins)
-    if (j.decay.sph > 0.0) t_sph += j.decay.sph, measured += 1.0;
-  const double volume = air_volume(scene);
-  // Schroeder's frequency 2000 sqrt(T / V) with the SPH part's decay in the crossover's octave.
-  const double schroeder =
-      measured > 0.0 && volume > 0.0 ? 2000.0 * std::sqrt(t_sph / measured / volume) : 0.0;
-  h.join = judge_join(joins, h.crossover, schroeder);
-  auto log = logger("run");
-  const JoinVerdict& v = h.join;
-  if (v.decay_measured)
-    log->info(
-        "hybrid join (V19): overlap octave early {:+.2f} dB, late {:+.2f} dB; {:.0f} Hz octave "
-        "{} full {:.1f} ms vs SPH {:.1f} ms: {}",
-        v.early_db, v.late_db, v.octave, v.t20 ? "T20" : "T30", 1e3 * v.t_full, 1e3 * v.t_sph,
-        v.ok() ? "passes" : "FAILS");
-  else
-    log->info(
-        "hybrid join (V19): overlap octave early {:+.2f} dB, late {:+.2f} dB ({}); the {:.0f} "
-        "Hz octave's decay is not measured (the record is too short for T20)",
-        v.early_db, v.late_db, v.levels_ok ? "passes" : "FAILS", v.octave);
-  for (const std::string& w : v.warnings) log->warn("hybrid: {}", w);
-}
-
-// Rank 0: the full-band files from the SPH outputs and the geometric part, timed and logged.
-void write_full_band(const Scene& scene, const io::RunDir& dir, const HybridRun& hybrid,
-                     io::RunFacts& facts, io::StagedFiles& staged) {
-  auto log = logger("run");
-  const auto t0 = std::chrono::steady_clock::now();
-  write_hybrid_wavs(scene, hybrid.plan, hybrid.responses, facts.receivers, facts.ambisonic,
-                    dir.path(), facts.hybrid, &staged);
-  facts.hybrid.synthesis_seconds = hybrid.response_seconds + seconds_since(t0);
-  for (const HybridReceiverOutput& o : facts.hybrid.receivers)
-    log->info(
-        "hybrid {}: {} image sources; overlap octave {:.0f}-{:.0f} Hz: geometric vs SPH "
-        "{:+.2f} dB before calibration, after it early {:+.2f} dB, late {:+.2f} dB",
-        o.name, o.images, 0.5 * facts.hybrid.crossover, facts.hybrid.crossover, o.mismatch_db,
-        o.early_db, o.late_db);
-  for (const HybridReceiverOutput& o : facts.hybrid.receivers)
-    if (!o.amb_wav.empty())
-      log->info("hybrid {}: full-band B-format {} and {}{}{}", o.name, o.amb_wav, o.amb_raw_wav,
-                o.binaural_wav.empty() ? "" : " and ", o.binaural_wav);
-  log->info("hybrid: synthesis and crossover at {:.0f} Hz in {:.2f} s", facts.hybrid.crossover,
-            facts.hybrid.synthesis_seconds);
-  judge_full_band(scene, facts.hybrid);
-}
-
-// Rank 0: every output file under a temporary name, then all committed together.
-void write_outputs(const Scene& scene, const io::RunDir& dir, const Simulation& sim,
-                   io::RunFacts& facts, std::chrono::steady_clock::time_point start,
-                   const HybridRun* hybrid) {
+// Rank 0: the SPH outputs (receivers, groups, ambisonic, energy, summary.json without the full
+// band) under temporary names, then all committed together; an earlier run's outputs that these
+// do not replace (its full band among them: it joined other records) go after the commit.
+app::SphOutputs write_sph_outputs(const Scene& scene, const io::RunDir& dir, const Simulation& sim,
+                                  io::RunFacts& facts,
+                                  std::chrono::steady_clock::time_point start) {
   auto log = logger("run");
   io::StagedFiles staged;
   facts.receivers = write_receiver_wavs(scene, sim.receivers(), dir.path(), &staged);
   facts.groups = write_group_wavs(scene, facts.receivers, dir.path(), &staged);
   facts.ambisonic =
       write_ambisonic_wavs(scene, sim.receivers(), facts.receivers, dir.path(), &staged);
-  if (hybrid != nullptr) write_full_band(scene, dir, *hybrid, facts, staged);
   if (scene.output.energy) staged.write_text(dir.energy_csv(), energy_csv(sim.energy()));
   facts.total_wall_seconds = seconds_since(start);
-  staged.write_text(dir.summary(), io::summary_json(scene, facts));
+  app::SphOutputs out;
+  out.summary = io::summary_json(scene, facts);
+  staged.write_text(dir.summary(), out.summary);
+  const std::vector<std::string> written = staged.final_paths();
   staged.commit_all();
+  dir.remove_stale_outputs(scene, written);
   for (const GroupOutput& g : facts.groups)
     log->info("wrote {}/{} and {} ({} channels)", dir.path(), g.wav, g.raw_wav, g.channels.size());
   for (const AmbisonicOutput& a : facts.ambisonic)
@@ -190,6 +131,9 @@ void write_outputs(const Scene& scene, const io::RunDir& dir, const Simulation& 
   for (const ReceiverOutput& o : facts.receivers)
     log->info("wrote {}/{} and {} ({} samples, peak {:.3g} Pa)", dir.path(), o.wav, o.raw_wav,
               o.samples, o.peak_pascal);
+  out.receivers = std::move(facts.receivers);
+  out.ambisonic = std::move(facts.ambisonic);
+  return out;
 }
 
 }  // namespace
@@ -259,34 +203,11 @@ int continue_run(const Scene& scene, const io::RunDir& dir, Simulation& sim, con
   log->info("checkpoints: {} written, {:.3g} MB, {:.3f} s ({:.2f} % of the wall time)",
             ckpt.count(), ckpt.bytes() * 1e-6, ckpt.seconds(),
             wall_so_far > 0 ? 100.0 * ckpt.seconds() / wall_so_far : 0.0);
-  std::unique_ptr<HybridRun> hybrid;
-  if (scene.hybrid.present) {
-    hybrid = std::make_unique<HybridRun>();
-    hybrid->plan = make_hybrid_plan(scene);
-    if (hybrid->plan.poly_images) {
-      const double bound =
-          candidate_bound(hybrid->plan.faces.size(), static_cast<int>(scene.hybrid.image_order));
-      if (bound > kManyImageCandidates)
-        log->warn(
-            "hybrid: the image sources may take long: {} faces, up to {:.3g} candidates "
-            "per source and receiver at image_order {} (a smaller image_order is faster)",
-            hybrid->plan.faces.size(), bound, scene.hybrid.image_order);
-    }
-    facts.has_hybrid = true;
-    facts.hybrid.crossover = scene.hybrid.crossover;
-    facts.hybrid.rays = hybrid->plan.rays.rays * hybrid->plan.sources.size();
-    facts.hybrid.receiver_radius = hybrid->plan.rays.receiver_radius;
-    hybrid->rays = trace_hybrid_rays(hybrid->plan, comm, facts.hybrid.trace_seconds);
-    facts.hybrid.segments = hybrid->rays.segments;
-    log->info(
-        "hybrid: {} rays ({:.3g} segments, receiver spheres {:.3f} m) traced in {:.2f} s "
-        "on {} ranks",
-        facts.hybrid.rays, static_cast<double>(facts.hybrid.segments), facts.hybrid.receiver_radius,
-        facts.hybrid.trace_seconds, size_of(comm));
-    hybrid->responses = geometric_responses(scene, hybrid->plan, std::move(hybrid->rays), comm,
-                                            hybrid->response_seconds);
-  }
-  on_root(comm, [&] { write_outputs(scene, dir, sim, facts, start, hybrid.get()); });
+  // The SPH outputs first: whatever the geometric part does, they are committed.
+  app::SphOutputs sph;
+  on_root(comm, [&] { sph = write_sph_outputs(scene, dir, sim, facts, start); });
+  if (scene.hybrid.present)
+    app::run_full_band(scene, dir, sph, "sphreverb hybrid " + dir.path(), comm);
   log->info("done in {:.1f} s", seconds_since(start));
   return kExitOk;
 }
