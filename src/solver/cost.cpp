@@ -59,7 +59,6 @@ CostEstimate estimate_cost(const Scene& s, const Decomposition& dec, int ranks,
   return c;
 }
 
-namespace {
 std::string duration_text(double seconds) {
   std::ostringstream o;
   o.precision(3);
@@ -73,7 +72,6 @@ std::string duration_text(double seconds) {
     o << seconds / 86400 << " days";
   return o.str();
 }
-}  // namespace
 
 std::string cost_report(const Scene& s, const CostEstimate& c) {
   std::ostringstream o;

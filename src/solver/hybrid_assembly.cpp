@@ -80,6 +80,17 @@ double hybrid_volume(const Scene& s) {
   return e.x * e.y * e.z;
 }
 
+double hybrid_area(const Scene& s, const HybridPlan& plan) {
+  if (s.room.present) {
+    const Vec3 e = s.room.max - s.room.min;
+    return 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
+  }
+  double area = 0.0;
+  for (std::size_t t = 0; t < plan.surfaces.triangle_count(); ++t)
+    area += 0.5 * norm(plan.surfaces.area_vector(t));
+  return area;
+}
+
 HybridPlan make_hybrid_plan(const Scene& s) {
   HybridPlan p;
   const HybridSpec& h = s.hybrid;

@@ -72,14 +72,7 @@ HybridCost estimate_hybrid_cost(const Scene& s, int ranks) {
   c.image_seconds = rounds * static_cast<double>(c.sources) *
                     (c.images * per_image + c.candidates * kCandidateSeconds);
   // Rays: one AABB-tree query per mean free path 4V/S over the whole record (report.cpp's bound).
-  double area = 0.0;
-  if (s.room.present) {
-    const Vec3 e = s.room.max - s.room.min;
-    area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
-  } else {
-    for (std::size_t t = 0; t < plan.surfaces.triangle_count(); ++t)
-      area += 0.5 * norm(plan.surfaces.area_vector(t));
-  }
+  const double area = hybrid_area(s, plan);
   const double rays = static_cast<double>(plan.rays.rays) * static_cast<double>(c.sources);
   c.segments =
       rays * std::max(1.0, s.fluid.sound_speed * record / (4.0 * volume / std::max(area, 1e-12)));
@@ -87,28 +80,14 @@ HybridCost estimate_hybrid_cost(const Scene& s, int ranks) {
   return c;
 }
 
-namespace {
-std::string seconds_text(double seconds) {
-  std::ostringstream o;
-  o.precision(3);
-  if (seconds < 120)
-    o << seconds << " s";
-  else if (seconds < 7200)
-    o << seconds / 60 << " min";
-  else
-    o << seconds / 3600 << " h";
-  return o.str();
-}
-}  // namespace
-
 std::string hybrid_cost_report(const HybridCost& c) {
   if (!c.present) return "";
   std::ostringstream o;
   o.precision(3);
-  o << "  geometric part       ~" << seconds_text(c.seconds()) << " on " << c.ranks
-    << " rank(s) after stage 2: image sources ~" << seconds_text(c.image_seconds) << " (~"
+  o << "  geometric part       ~" << duration_text(c.seconds()) << " on " << c.ranks
+    << " rank(s) after stage 2: image sources ~" << duration_text(c.image_seconds) << " (~"
     << c.images << " per source and receiver, ~" << c.image_bytes / 1048576.0
-    << " MiB per rank), rays ~" << seconds_text(c.ray_seconds) << " (<= " << c.segments
+    << " MiB per rank), rays ~" << duration_text(c.ray_seconds) << " (<= " << c.segments
     << " segments)\n";
   return o.str();
 }

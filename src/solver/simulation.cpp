@@ -195,7 +195,6 @@ void Simulation::build_ghosts(double fill_seconds) {
 // result depends only on the scene and the rank count (integer sums), so every rank, and a
 // restart on the same rank count, cuts the same slabs; the physics does not depend on them.
 void Simulation::balance_by_cost() {
-  const Derived& d = scene_.derived;
   const Decomposition& dec = decomposition_;
   for (int pass = 0; pass < 2; ++pass) {
     const std::vector<std::int64_t> cost =

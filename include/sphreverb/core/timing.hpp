@@ -32,6 +32,11 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(Phase::Co
 inline constexpr std::array<Phase, 4> kBusyPhases = {Phase::Forces, Phase::Density,
                                                      Phase::Integration, Phase::Ghosts};
 
+// Wall time since `start`, s.
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // CPU time of the calling thread, s (CLOCK_THREAD_CPUTIME_ID): unlike wall time, it does not
 // grow while other processes hold the core.
 double thread_cpu_seconds();

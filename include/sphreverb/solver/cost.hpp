@@ -74,4 +74,8 @@ double available_memory_bytes();
 // available memory divided by the ranks on that node). Does nothing if MemAvailable is unknown.
 void refuse_if_out_of_memory(const Scene& scene, const Decomposition& dec, MPI_Comm comm);
 
+// A duration as people read it: seconds below 2 min, minutes below 2 h, hours below 3 days,
+// then days (3 significant digits).
+std::string duration_text(double seconds);
+
 }  // namespace sphreverb

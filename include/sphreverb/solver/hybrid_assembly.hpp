@@ -19,6 +19,10 @@ GeoMaterial make_geo_material(const Scene& scene, const MaterialSpec& m);
 // (mesh_check.hpp), else the fill box's.
 double hybrid_volume(const Scene& scene);
 
+// m^2, the surface the rays' mean free path 4V/S uses: the [room] box's faces, else the plan's
+// triangles (every mesh and [boundary] shape, one side each).
+double hybrid_area(const Scene& scene, const HybridPlan& plan);
+
 // Requires scene.hybrid.present. The surfaces: the [room] box, every [geometry.NAME] mesh (room
 // and object, with its per-surface materials) and the [boundary.NAME] shapes (geometric/
 // surfaces.hpp). Every material scatters at least [hybrid] scattering. The sources: every sounding

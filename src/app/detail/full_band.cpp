@@ -8,6 +8,7 @@
 #include "app/detail/hybrid_rays.hpp"
 #include "parallel/detail/mpi.hpp"
 #include "sphreverb/core/log.hpp"
+#include "sphreverb/core/timing.hpp"
 #include "sphreverb/io/hybrid_output.hpp"
 #include "sphreverb/io/summary.hpp"
 #include "sphreverb/parallel/collective.hpp"
@@ -21,10 +22,6 @@ using detail::rank_of;
 using detail::size_of;
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Rank 0: V19's criteria on the run's own join (geometric/join_check.hpp), logged; a failure is a
 // warning (summary.json and the report carry it too).

@@ -242,14 +242,7 @@ std::string hybrid_line(const Scene& s, int ranks) {
   // whether a box's images are phased.
   const HybridPlan plan = make_hybrid_plan(s);
   const double volume = hybrid_volume(s);
-  double area = 0.0;
-  if (s.room.present) {
-    const Vec3 e = s.room.max - s.room.min;
-    area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
-  } else {
-    for (std::size_t t = 0; t < plan.surfaces.triangle_count(); ++t)
-      area += 0.5 * norm(plan.surfaces.area_vector(t));
-  }
+  const double area = hybrid_area(s, plan);
   const double length = static_cast<double>(s.derived.samples) / s.time.sample_rate;
   const bool phased = plan.phased_images;
   const std::size_t sources = plan.sources.size();

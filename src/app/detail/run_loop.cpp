@@ -28,10 +28,6 @@ using detail::size_of;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // Stage 2's phase times (mean and max over ranks) and the peak memory (VmHWM) of every rank,
 // reduced onto every rank; the solver's bytes per particle are the ranks' peak resident memory
 // above what they held before the simulation was built (MPI, libraries, the scene, the input).
