@@ -75,8 +75,17 @@ int check_command(const Command& cmd, MPI_Comm comm) {
       const MeasuredRate rate = measure_particle_steps_per_second(scene);
       const CostEstimate cost = estimate_cost(scene, dec, ranks, rate.particle_steps_per_second);
       std::cout << app::describe(scene, dec, ranks) << app::surfaces_report(scene)
-                << rate_line(rate, cost) << cost_report(scene, cost)
-                << hybrid_cost_report(estimate_hybrid_cost(scene, ranks));
+                << rate_line(rate, cost) << cost_report(scene, cost);
+      const HybridCost geometric = estimate_hybrid_cost(scene, ranks);
+      if (geometric.present) {
+        std::ostringstream o;
+        o.precision(3);
+        o << hybrid_cost_report(geometric) << "  whole run            ~"
+          << duration_text(cost.wall_seconds + geometric.seconds()) << " on " << ranks
+          << " core(s), " << cost.core_hours + geometric.seconds() * geometric.ranks / 3600.0
+          << " core-hours (the SPH, its set-up and the geometric part)\n";
+        std::cout << o.str();
+      }
     }
     if (rank == 0)
       if (const ObliqueMessage m = oblique_wall_message(scene); !m.text.empty())

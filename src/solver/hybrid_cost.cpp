@@ -87,8 +87,8 @@ std::string hybrid_cost_report(const HybridCost& c) {
   o << "  geometric part       ~" << duration_text(c.seconds()) << " on " << c.ranks
     << " rank(s) after stage 2: image sources ~" << duration_text(c.image_seconds) << " (~"
     << c.images << " per source and receiver, ~" << c.image_bytes / 1048576.0
-    << " MiB per rank), rays ~" << duration_text(c.ray_seconds) << " (<= " << c.segments
-    << " segments)\n";
+    << " MiB per rank), rays ~" << duration_text(c.ray_seconds) << " (~" << c.segments
+    << " segments); " << c.seconds() * c.ranks / 3600.0 << " core-hours\n";
   return o.str();
 }
 

@@ -59,6 +59,19 @@ if [[ $rc == 0 && -n $images ]] &&
 else
   fail "image estimate: '$images' (want ~$expected)" "$log"
 fi
+# The whole run's core-hours hold the SPH's and the geometric part's.
+if /usr/bin/python3 - "$log" <<'PY'; then
+import re, sys
+text = open(sys.argv[1]).read()
+sph = float(re.search(r"expected wall time .*?core\(s\), ([0-9.e+-]+) core-hours", text).group(1))
+geo = float(re.search(r"geometric part .*; ([0-9.e+-]+) core-hours", text).group(1))
+whole = float(re.search(r"whole run .*?core\(s\), ([0-9.e+-]+) core-hours", text).group(1))
+sys.exit(not (geo > 0 and abs(whole - (sph + geo)) <= 0.01 * whole))
+PY
+  ok "whole run's core-hours: $(grep -m1 'whole run' "$log" | cut -c1-120)"
+else
+  fail "whole run's core-hours are not the SPH's plus the geometric part's" "$log"
+fi
 start=$(date +%s)
 limit=60 run huge "${box[@]}" --time.duration 10 --hybrid.image_time 10 --out "$work/huge"
 expect huge_images 2 "[hybrid] image_time" "MiB per rank"

@@ -39,7 +39,7 @@ struct HybridCost {
   double candidates = 0.0;     // polyhedral: examined per source and receiver (bound)
   double image_bytes = 0.0;    // per rank: the images of one source and receiver
   double image_seconds = 0.0;  // wall time of the image sources on `ranks` ranks
-  double segments = 0.0;       // ray segments, all sources (an upper bound)
+  double segments = 0.0;       // ray segments, all sources (one per mean free path: an estimate)
   double ray_seconds = 0.0;    // wall time of the rays on `ranks` ranks
   int ranks = 1;
   double seconds() const { return image_seconds + ray_seconds; }
