@@ -71,7 +71,7 @@ case_ parse_unknown_command 2 "unknown command" 1 frobnicate "$base"
 case_ restart_not_a_checkpoint 2 "not an HDF5 file" 1 restart "$base"
 case_ check_ok 0 "particles" 1 check "$base"
 # Numbers in messages in printf's %g form (2.8 x 1.2 cm is 0.033600000000000005 in binary).
-case_ check_too_many_ranks 2 "each slab must be at least 0.0336 m thick)" 1 check "$base" \
+case_ check_too_many_ranks 2 "each slab must be at least 0.0696 m thick (the halo depth" 1 check "$base" \
   --fluid.spacing 0.012 --ranks 512
 case_ check_hyperviscosity 0 "hyperviscosity       0.005 (the same filter on the velocity): T60" \
   1 check "$base" --fluid.hyperviscosity 0.005
