@@ -110,21 +110,30 @@ double available_memory_bytes() {
   return 0.0;
 }
 
+RankMemory rank_memory_share(MPI_Comm comm) {
+  RankMemory m;
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &m.ranks_on_node);
+  MPI_Comm_free(&node);
+  const double available = available_memory_bytes();
+  // The smallest share over the ranks (-share under MAX), and whether any rank knows its memory.
+  double share[2] = {available > 0 ? -available / m.ranks_on_node : -HUGE_VAL,
+                     available > 0 ? 1.0 : 0.0};
+  MPI_Allreduce(MPI_IN_PLACE, share, 2, MPI_DOUBLE, MPI_MAX, comm);
+  m.least_bytes = -share[0];
+  m.known = share[1] != 0.0;
+  return m;
+}
+
 void refuse_if_out_of_memory(const Scene& s, const Decomposition& dec, MPI_Comm comm) {
   int size = 1;
   MPI_Comm_size(comm, &size);
-  MPI_Comm node;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int on_node = 1;
-  MPI_Comm_size(node, &on_node);
-  MPI_Comm_free(&node);
+  const RankMemory memory = rank_memory_share(comm);
   const CostEstimate c = estimate_cost(s, dec, size);
-  const double available = available_memory_bytes();
-  // The smallest share over the ranks (-share under MAX), and whether any rank knows its memory.
-  double share[2] = {available > 0 ? -available / on_node : -HUGE_VAL, available > 0 ? 1.0 : 0.0};
-  MPI_Allreduce(MPI_IN_PLACE, share, 2, MPI_DOUBLE, MPI_MAX, comm);
-  const double least = -share[0];
-  if (share[1] == 0.0 || c.bytes_per_rank <= least) return;
+  const double least = memory.least_bytes;
+  const int on_node = memory.ranks_on_node;
+  if (!memory.known || c.bytes_per_rank <= least) return;
   std::ostringstream msg;
   msg.precision(4);
   msg << "the scene needs ~" << c.bytes_per_rank / 1048576.0 << " MiB per rank (" << dec.particles

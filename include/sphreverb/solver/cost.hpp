@@ -69,6 +69,16 @@ std::string cost_report(const Scene& scene, const CostEstimate& cost);
 // This node's MemAvailable from /proc/meminfo, in bytes (0 if unknown).
 double available_memory_bytes();
 
+// Collective over comm: the smallest share of its node's MemAvailable any rank has (the node's
+// available memory divided by the ranks on that node), in bytes, and the ranks on that node;
+// known = false when no rank can read MemAvailable.
+struct RankMemory {
+  double least_bytes = 0.0;
+  int ranks_on_node = 1;
+  bool known = false;
+};
+RankMemory rank_memory_share(MPI_Comm comm);
+
 // Collective over comm: throws DecompositionError on every rank (exit 2) with the numbers if the
 // estimated memory of the fullest rank exceeds its share of its node's MemAvailable (the node's
 // available memory divided by the ranks on that node). Does nothing if MemAvailable is unknown.
